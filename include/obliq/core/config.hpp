@@ -1,0 +1,40 @@
+// obliq/core/config.hpp: the one host/device macro and the scalar traits of the core.
+//
+// Every per-scenario function in include/obliq/core is marked OBLIQ_HD so that the same
+// source compiles with g++ (CPU backend) and with nvcc inside kernels (CUDA backend).
+#pragma once
+
+#if defined(__CUDACC__)
+#define OBLIQ_HD __host__ __device__
+#define OBLIQ_FORCEINLINE __forceinline__
+#else
+#define OBLIQ_HD
+#define OBLIQ_FORCEINLINE inline
+#endif
+
+namespace obliq {
+
+// Scalar traits: machine epsilon and the tolerances that scale with it.
+template <class T> struct scalar_traits;
+
+template <> struct scalar_traits<double> {
+  static constexpr double eps = 2.220446049250313e-16;  // 2^-52
+  // Relative tolerance of the energy-consistency test (MATH.md section 6, FORMAT.md).
+  static constexpr double energy_tol = 1e-9;
+  // Relative slack under which an inequality row counts as binding.
+  static constexpr double binding_tol = 1e-9;
+};
+
+template <> struct scalar_traits<float> {
+  static constexpr float eps = 1.1920929e-07f;  // 2^-23
+  // 1e-9 is below float's resolution; 1e-4 is about 1000 ulps of lambda_max.
+  static constexpr float energy_tol = 1e-4f;
+  static constexpr float binding_tol = 1e-4f;
+};
+
+template <class T> OBLIQ_HD OBLIQ_FORCEINLINE T abs_(T x) { return x < T(0) ? -x : x; }
+template <class T> OBLIQ_HD OBLIQ_FORCEINLINE T max_(T a, T b) { return a < b ? b : a; }
+template <class T> OBLIQ_HD OBLIQ_FORCEINLINE T min_(T a, T b) { return b < a ? b : a; }
+template <class T> OBLIQ_HD OBLIQ_FORCEINLINE void swap_(T& a, T& b) { T t = a; a = b; b = t; }
+
+}  // namespace obliq

@@ -1,0 +1,40 @@
+// obliq/core/status.hpp: the per-scenario status code every core function returns.
+#pragma once
+
+#include "obliq/core/config.hpp"
+
+namespace obliq {
+
+enum class Status : int {
+  ok = 0,
+  bad_shape,          // dimensions do not match, or a scratch arena is too small
+  non_finite,         // NaN or Inf in the input
+  not_spd,            // M is not symmetric positive definite (Cholesky failed)
+  bad_restitution,    // some e_i outside [0, 1]
+  bad_tolerance,      // negative gap_tol or vel_tol
+  unresolved_impact,  // dynamics: a closed unilateral row is approaching (FORMAT.md)
+  infeasible,         // complementarity law: no velocity/acceleration meets the constraints
+  no_convergence,     // an iterative kernel (SVD, eigensolver, LCP) exhausted its budget
+  lcp_ray,            // LCP: Lemke's method ended on a secondary ray (no solution found)
+  lcp_budget,         // LCP: iteration budget exhausted
+};
+
+// A short reason, used verbatim after "error: " in the command's output.
+OBLIQ_HD inline const char* status_reason(Status s) {
+  switch (s) {
+    case Status::ok: return "ok";
+    case Status::bad_shape: return "bad shape";
+    case Status::non_finite: return "non-finite number";
+    case Status::not_spd: return "M is not symmetric positive definite";
+    case Status::bad_restitution: return "e outside [0, 1]";
+    case Status::bad_tolerance: return "negative tolerance";
+    case Status::unresolved_impact: return "closed unilateral row is approaching: resolve the impact first";
+    case Status::infeasible: return "infeasible";
+    case Status::no_convergence: return "no convergence";
+    case Status::lcp_ray: return "no solution found (ray termination)";
+    case Status::lcp_budget: return "iteration budget exhausted";
+  }
+  return "unknown status";
+}
+
+}  // namespace obliq
