@@ -1,0 +1,99 @@
+// obliq/core/lcp/certificate.hpp: what every LCP solver returns, and the residual certificate.
+//
+// LCP(M, q): find z >= 0 with w = M z + q >= 0 and z^T w = 0 (Cottle, Pang & Stone, "The
+// Linear Complementarity Problem", 1992, section 1.1).
+//
+// Certificate. The natural residual ("min-map") of a candidate z is
+//
+//     r(z) = max_i |min(z_i, w_i)|,   w = M z + q,
+//
+// which is zero exactly when z solves the LCP (z >= 0, w >= 0 and z_i w_i = 0 for every i:
+// min(z_i, w_i) = 0 says one of them is zero and the other nonnegative). It is the quantity
+// Siconos's test data (../shared/data/siconos-lcp/REFERENCE.md, column "minmap") reports, so obliq
+// reports it unscaled for a like-for-like comparison.
+//
+// Acceptance. A z is accepted ("ok") when
+//
+//     r(z) <= tol_T * s,   s = max(max_i |q_i|, max_ij |M_ij| * max_j |z_j|),
+//
+// i.e. relative to the size of the terms whose sum is w (the scale of the rounding error made
+// just by evaluating w = M z + q), with tol_T = 1e-9 for double and 1e-4 for float (about 1000
+// ulps at m = 24: room for the conditioning of small contact problems, never for a wrong active
+// set, whose min-map is of the order of s). When s = 0 (q = 0 and z = 0) r is 0 and z = 0 is
+// accepted. The scaling makes the verdict independent of the units of M and q: LCP(aM, bq) has
+// solutions z b/a and the same verdicts.
+#pragma once
+
+#include <cstddef>
+
+#include "obliq/core/config.hpp"
+#include "obliq/core/status.hpp"
+#include "obliq/core/view.hpp"
+
+namespace obliq::lcp {
+
+// The outcome of one LCP solve. `iterations`: pivots (Lemke, principal pivoting), sweeps (PGS),
+// complementary bases tried (enumeration). `residual`: r(z) above, unscaled.
+template <class T> struct Result {
+  Status status;
+  int iterations;
+  T residual;
+};
+
+// Relative acceptance tolerance tol_T (see the header comment).
+template <class T> struct lcp_tolerance;
+template <> struct lcp_tolerance<double> { static constexpr double rel = 1e-9; };
+template <> struct lcp_tolerance<float> { static constexpr float rel = 1e-4f; };
+
+// True when x is neither NaN nor +-Inf (no <cmath>: works the same under nvcc).
+template <class T> OBLIQ_HD OBLIQ_FORCEINLINE bool is_finite_(T x) { return (x - x) == (x - x) && x == x; }
+
+// Scans M (m x m) and q (m) for NaN or Inf.
+template <class T> OBLIQ_HD bool lcp_input_finite(MatView<const T> M, VecView<const T> q) {
+  const int m = q.size;
+  for (int i = 0; i < m; ++i) {
+    if (!is_finite_(q[i])) return false;
+    for (int j = 0; j < m; ++j)
+      if (!is_finite_(M(i, j))) return false;
+  }
+  return true;
+}
+
+// w := M z + q, then returns r(z) = max_i |min(z_i, w_i)| (NaN propagates: a non-finite z or w
+// gives a non-finite residual, never a small one).
+template <class T>
+OBLIQ_HD T lcp_residual(MatView<const T> M, VecView<const T> q, VecView<const T> z, VecView<T> w) {
+  const int m = q.size;
+  T r = T(0);
+  bool finite = true;
+  for (int i = 0; i < m; ++i) {
+    T s = q[i];
+    for (int j = 0; j < m; ++j) s += M(i, j) * z[j];
+    w[i] = s;
+    const T mn = min_(z[i], s);
+    if (!is_finite_(mn)) finite = false;
+    r = max_(r, abs_(mn));
+  }
+  if (!finite) return T(0) / T(0) + (T(1) / T(0));  // NaN
+  return r;
+}
+
+// The scale s of the acceptance test (header comment).
+template <class T> OBLIQ_HD T lcp_scale(MatView<const T> M, VecView<const T> q, VecView<const T> z) {
+  const int m = q.size;
+  T qmax = T(0), mmax = T(0), zmax = T(0);
+  for (int i = 0; i < m; ++i) {
+    qmax = max_(qmax, abs_(q[i]));
+    zmax = max_(zmax, abs_(z[i]));
+    for (int j = 0; j < m; ++j) mmax = max_(mmax, abs_(M(i, j)));
+  }
+  return max_(qmax, mmax * zmax);
+}
+
+// The acceptance test: r <= tol_T * s (r NaN: false).
+template <class T>
+OBLIQ_HD bool lcp_accept(MatView<const T> M, VecView<const T> q, VecView<const T> z, T residual) {
+  return residual <= lcp_tolerance<T>::rel * lcp_scale(M, q, z);
+}
+
+}  // namespace obliq::lcp
