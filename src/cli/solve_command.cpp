@@ -1,0 +1,175 @@
+// obliq impact FILE / obliq dynamics FILE (FORMAT.md): JSON Lines in, one JSON object per
+// non-blank input line out, in input order.
+//
+// The input is read in chunks (so that `obliq model ... | obliq impact -` streams and memory
+// stays bounded). Within a chunk the good lines are grouped by shape (n, m_b, m_u), each group
+// filled into one Batch<double> and solved with the chosen backend; then the chunk's lines are
+// written in input order. A bad line becomes an error line and never touches the others.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "io/scenario_json.hpp"
+#include "obliq/batch.hpp"
+
+namespace obliq::cli {
+namespace {
+
+struct SolveOptions {
+  bool dynamics = false;
+  std::string file;
+  std::string output;
+  std::string backend = "cpu";
+  int threads = 0;
+};
+
+constexpr std::size_t kChunkLines = 1 << 15;
+
+// Solves the good lines of one chunk and writes every line of it in order. Returns whether
+// any line was an error.
+bool solve_chunk(std::vector<io::ScenarioLine>& lines, const SolveOptions& opt, const RunOptions& run,
+                 std::ostream& out) {
+  std::vector<std::string> text(lines.size());
+  bool any_error = false;
+
+  // Group the good lines by shape.
+  std::map<Shape, std::vector<std::size_t>> groups;
+  for (std::size_t k = 0; k < lines.size(); ++k) {
+    if (!lines[k].error.empty()) {
+      text[k] = io::dump_line(io::error_to_json(lines[k].id, lines[k].error));
+      any_error = true;
+    } else {
+      groups[lines[k].scenario.shape()].push_back(k);
+    }
+  }
+
+  for (const auto& [shape, members] : groups) {
+    Batch<double> batch(shape, members.size());
+    for (std::size_t s = 0; s < members.size(); ++s) batch.set(s, lines[members[s]].scenario);
+    if (opt.dynamics) {
+      DynamicsResults<double> res;
+      solve_dynamics(batch, res, run);
+      for (std::size_t s = 0; s < members.size(); ++s) {
+        const DynamicsResult r = res.get(s);
+        any_error = any_error || r.status != Status::ok;
+        text[members[s]] = io::dump_line(io::dynamics_result_to_json(lines[members[s]].id, r));
+      }
+    } else {
+      ImpactResults<double> res;
+      solve_impact(batch, res, run);
+      for (std::size_t s = 0; s < members.size(); ++s) {
+        const ImpactResult r = res.get(s);
+        any_error = any_error || r.status != Status::ok;
+        text[members[s]] = io::dump_line(io::impact_result_to_json(lines[members[s]].id, r));
+      }
+    }
+  }
+
+  for (const auto& t : text) {
+    out << t << '\n';
+  }
+  return any_error;
+}
+
+int run_solve(const SolveOptions& opt) {
+  RunOptions run;
+  if (!parse_backend(opt.backend, run.backend)) {
+    std::cerr << "obliq: unknown backend '" << opt.backend << "' (expected cpu, reference or cuda)\n";
+    return 2;
+  }
+  run.threads = opt.threads;
+
+  // Input: a file or standard input.
+  std::ifstream file_in;
+  std::istream* in = &std::cin;
+  if (opt.file != "-") {
+    std::error_code ec;
+    if (std::filesystem::is_directory(opt.file, ec)) {
+      std::cerr << "obliq: cannot read '" << opt.file << "': is a directory\n";
+      return 2;
+    }
+    file_in.open(opt.file, std::ios::binary);
+    if (!file_in) {
+      std::cerr << "obliq: cannot read '" << opt.file << "': " << std::strerror(errno) << "\n";
+      return 2;
+    }
+    in = &file_in;
+  } else {
+    std::ios::sync_with_stdio(false);
+  }
+
+  // Output: standard output or -o OUT.
+  std::ofstream file_out;
+  std::ostream* out = &std::cout;
+  if (!opt.output.empty() && opt.output != "-") {
+    file_out.open(opt.output, std::ios::binary | std::ios::trunc);
+    if (!file_out) {
+      std::cerr << "obliq: cannot write '" << opt.output << "': " << std::strerror(errno) << "\n";
+      return 2;
+    }
+    out = &file_out;
+  }
+
+  const io::Use use = opt.dynamics ? io::Use::dynamics : io::Use::impact;
+  bool any_error = false;
+  long line_number = 0;
+  std::string line;
+  std::vector<io::ScenarioLine> chunk;
+  chunk.reserve(1024);
+  while (std::getline(*in, line)) {
+    ++line_number;
+    io::ScenarioLine parsed = io::parse_scenario_line(line, line_number, use);
+    if (parsed.blank) continue;  // counted, not written
+    chunk.push_back(std::move(parsed));
+    if (chunk.size() >= kChunkLines) {
+      any_error = solve_chunk(chunk, opt, run, *out) || any_error;
+      chunk.clear();
+    }
+  }
+  if (in->bad()) {
+    std::cerr << "obliq: error while reading '" << opt.file << "'\n";
+    return 2;
+  }
+  if (!chunk.empty()) any_error = solve_chunk(chunk, opt, run, *out) || any_error;
+
+  out->flush();
+  if (!*out) {
+    std::cerr << "obliq: error while writing '" << (opt.output.empty() ? "-" : opt.output) << "'\n";
+    return 2;
+  }
+  return any_error ? 3 : 0;
+}
+
+void add_solve_command(CLI::App& app, Action& run, bool dynamics) {
+  auto opt = std::make_shared<SolveOptions>();
+  opt->dynamics = dynamics;
+  CLI::App* sub = app.add_subcommand(
+      dynamics ? "dynamics" : "impact",
+      dynamics ? "Constrained accelerations and contact forces for every scenario line of FILE (FORMAT.md)"
+               : "Post-impact velocities, impulses and energies for every scenario line of FILE (FORMAT.md)");
+  sub->add_option("FILE", opt->file, "Scenario file, JSON Lines (one object per line); - reads standard input")
+      ->required();
+  sub->add_option("-o,--output", opt->output, "Write the results to OUT instead of standard output");
+  sub->add_option("--backend", opt->backend, "Solver backend: cpu, reference or cuda (default cpu)")
+      ->check(CLI::IsMember({"cpu", "reference", "cuda"}));
+  sub->add_option("--threads", opt->threads, "Threads for the cpu backend (default 0: all hardware threads)")
+      ->check(CLI::Range(0, 1 << 16));
+  sub->callback([&run, opt] { run = [opt] { return run_solve(*opt); }; });
+}
+
+}  // namespace
+
+void register_solve_commands(CLI::App& app, Action& run) {
+  add_solve_command(app, run, false);
+  add_solve_command(app, run, true);
+}
+
+}  // namespace obliq::cli

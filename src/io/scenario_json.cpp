@@ -1,0 +1,370 @@
+// io/scenario_json.cpp: scenario lines in, result lines out (FORMAT.md).
+#include "io/scenario_json.hpp"
+
+#include <cmath>
+#include <string>
+
+namespace obliq::io {
+namespace {
+
+// Stands in for a non-finite literal after parse_marking_non_finite (a string no JSON number
+// can be, with a control character no real key value is likely to hold).
+constexpr const char* kNonFiniteMarker = "\x01non-finite";
+constexpr const char* kNonFiniteMarkerEscaped = "\\u0001non-finite";
+constexpr const char* kNonFiniteReason = "non-finite number (NaN, Infinity or a literal that overflows a double)";
+
+// "a number", "an array", ... for messages.
+std::string a_type(const char* type_name) {
+  std::string t = type_name;
+  bool vowel = !t.empty() && std::string("aeiou").find(t[0]) != std::string::npos;
+  return (vowel ? "an " : "a ") + t;
+}
+
+template <class J> std::string short_text(const J& v) {
+  std::string s = v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  if (s.size() > 40) s = s.substr(0, 37) + "...";
+  return s;
+}
+
+template <class J> bool is_marker(const J& v) {
+  return v.is_string() && v.template get_ref<const std::string&>() == kNonFiniteMarker;
+}
+
+// Reads the keys of one scenario object; every function returns "" or the reason.
+template <class J> struct Reader {
+  const J& obj;
+
+  const J* find(const char* key) const {
+    auto it = obj.find(key);
+    return it == obj.end() ? nullptr : &*it;
+  }
+
+  // One entry: a finite number. `where` names it ("M[1][2]", "gap_tol").
+  static std::string number(const J& v, const std::string& where, double& out) {
+    if (is_marker(v)) return "non-finite number in " + where;
+    if (!v.is_number()) return where + ": not a number (got " + a_type(v.type_name()) + ")";
+    out = v.template get<double>();
+    if (!std::isfinite(out)) return "non-finite number in " + where;
+    return {};
+  }
+
+  // A vector of `len` numbers; absent and not required: zeros.
+  std::string vector(const char* key, int len, const char* len_from, bool required, Eigen::VectorXd& out) const {
+    const J* v = find(key);
+    if (!v) {
+      if (required) return std::string("missing required key \"") + key + "\"";
+      out = Eigen::VectorXd::Zero(len);
+      return {};
+    }
+    if (is_marker(*v)) return std::string("non-finite number in ") + key;
+    if (!v->is_array())
+      return std::string(key) + ": expected an array of " + std::to_string(len) + " numbers, got " +
+             a_type(v->type_name());
+    if (int(v->size()) != len)
+      return std::string("bad shape: ") + key + " has " + std::to_string(v->size()) + " entries, expected " +
+             std::to_string(len) + " (" + len_from + ")";
+    out.resize(len);
+    for (int i = 0; i < len; ++i)
+      if (auto r = number((*v)[i], std::string(key) + "[" + std::to_string(i) + "]", out[i]); !r.empty()) return r;
+    return {};
+  }
+
+  // A matrix: an array of rows, each an array of `cols` numbers. rows < 0: as many as given.
+  // Absent: zero rows (A_b, A_u) unless required.
+  std::string matrix(const char* key, int cols, const char* cols_from, bool required, Eigen::MatrixXd& out) const {
+    const J* v = find(key);
+    if (!v) {
+      if (required) return std::string("missing required key \"") + key + "\"";
+      out.resize(0, cols);
+      return {};
+    }
+    if (is_marker(*v)) return std::string("non-finite number in ") + key;
+    if (!v->is_array())
+      return std::string(key) + ": expected an array of rows (arrays of numbers), got " + a_type(v->type_name());
+    const int rows = int(v->size());
+    out.resize(rows, cols);
+    for (int i = 0; i < rows; ++i) {
+      const J& row = (*v)[i];
+      const std::string where = std::string(key) + "[" + std::to_string(i) + "]";
+      if (is_marker(row)) return "non-finite number in " + where;
+      if (!row.is_array())
+        return where + ": expected a row (an array of " + std::to_string(cols) + " numbers), got " +
+               a_type(row.type_name());
+      if (int(row.size()) != cols)
+        return "bad shape: " + where + " has " + std::to_string(row.size()) + " entries, expected " +
+               std::to_string(cols) + " (" + cols_from + ")";
+      for (int k = 0; k < cols; ++k)
+        if (auto r = number(row[k], where + "[" + std::to_string(k) + "]", out(i, k)); !r.empty()) return r;
+    }
+    return {};
+  }
+
+  std::string tolerance(const char* key, double& out) const {
+    const J* v = find(key);
+    if (!v) return {};  // keep the default
+    if (auto r = number(*v, key, out); !r.empty()) return r;
+    if (out < 0) return std::string(status_reason(Status::bad_tolerance)) + " (" + key + " = " + short_text(*v) + ")";
+    return {};
+  }
+};
+
+template <class J> std::string read_scenario(const J& j, Use use, Scenario& s) {
+  if (!j.is_object()) return "not a JSON object (got " + a_type(j.type_name()) + ")";
+  Reader<J> rd{j};
+  const bool impact = use != Use::dynamics, dynamics = use != Use::impact;
+
+  // Shapes: n from M, m_b from A_b, m_u from A_u.
+  const J* M = rd.find("M");
+  if (!M) return "missing required key \"M\"";
+  if (is_marker(*M)) return "non-finite number in M";
+  if (!M->is_array()) return "M: expected an n x n array of rows, got " + a_type(M->type_name());
+  if (M->empty()) return "bad shape: M is empty (n must be at least 1)";
+  const int n = int(M->size());
+  const std::string n_from = "n = " + std::to_string(n) + " from M";
+  if (auto r = rd.matrix("M", n, n_from.c_str(), true, s.M); !r.empty()) return r;
+  if (auto r = rd.vector("qdot", n, n_from.c_str(), true, s.qdot); !r.empty()) return r;
+  if (auto r = rd.matrix("A_b", n, n_from.c_str(), false, s.A_b); !r.empty()) return r;
+  if (auto r = rd.matrix("A_u", n, n_from.c_str(), false, s.A_u); !r.empty()) return r;
+  const int m_b = int(s.A_b.rows()), m_u = int(s.A_u.rows());
+  const std::string mu_from = "m_u = " + std::to_string(m_u) + " from A_u";
+  const std::string m_from = "m_b + m_u = " + std::to_string(m_b + m_u) + " from A_b and A_u";
+
+  // Optional vectors; keys the command does not use stay zero.
+  if (auto r = rd.vector("phi_u", m_u, mu_from.c_str(), false, s.phi_u); !r.empty()) return r;
+  s.h = s.u = s.i_u = Eigen::VectorXd::Zero(n);
+  s.Adot_qdot = Eigen::VectorXd::Zero(m_b + m_u);
+  s.e = Eigen::VectorXd::Zero(m_u);
+  if (dynamics) {
+    if (auto r = rd.vector("h", n, n_from.c_str(), false, s.h); !r.empty()) return r;
+    if (auto r = rd.vector("u", n, n_from.c_str(), false, s.u); !r.empty()) return r;
+    if (auto r = rd.vector("Adot_qdot", m_b + m_u, m_from.c_str(), false, s.Adot_qdot); !r.empty()) return r;
+  }
+  if (impact) {
+    if (auto r = rd.vector("i_u", n, n_from.c_str(), false, s.i_u); !r.empty()) return r;
+    // Restitution: one global number (broadcast to every unilateral row) or one per row.
+    if (const J* e = rd.find("e")) {
+      if (e->is_array()) {
+        if (auto r = rd.vector("e", m_u, mu_from.c_str(), false, s.e); !r.empty()) return r;
+        for (int i = 0; i < m_u; ++i)
+          if (s.e[i] < 0 || s.e[i] > 1)
+            return std::string(status_reason(Status::bad_restitution)) + " (e[" + std::to_string(i) +
+                   "] = " + short_text((*e)[i]) + ")";
+      } else {
+        double g = 0;
+        if (auto r = Reader<J>::number(*e, "e", g); !r.empty())
+          return is_marker(*e) ? r : r + " (e is a number or an array of m_u numbers)";
+        s.e.setConstant(m_u, g);
+        if (g < 0 || g > 1) return std::string(status_reason(Status::bad_restitution)) + " (e = " + short_text(*e) + ")";
+      }
+    }
+  }
+
+  // Law and tolerances.
+  s.law = Law::complementarity;
+  if (const J* law = rd.find("law")) {
+    if (is_marker(*law)) return "non-finite number in law";
+    if (!law->is_string())
+      return "law: expected \"projection\" or \"complementarity\", got " + a_type(law->type_name());
+    const auto& name = law->template get_ref<const std::string&>();
+    if (name == "projection") s.law = Law::projection;
+    else if (name == "complementarity") s.law = Law::complementarity;
+    else return "unknown law " + short_text(*law) + " (expected \"projection\" or \"complementarity\")";
+  }
+  s.gap_tol = s.vel_tol = 1e-9;
+  if (auto r = rd.tolerance("gap_tol", s.gap_tol); !r.empty()) return r;
+  if (auto r = rd.tolerance("vel_tol", s.vel_tol); !r.empty()) return r;
+
+  // The id as text (the echoed JSON value itself is kept by the caller).
+  s.id.clear();
+  if (const J* id = rd.find("id")) s.id = id->is_string() ? id->template get<std::string>() : short_text(*id);
+  return {};
+}
+
+template <class V> ojson array_of(const V& v) {
+  ojson a = ojson::array();
+  for (Eigen::Index i = 0; i < v.size(); ++i) a.push_back(v[i]);
+  return a;
+}
+
+template <class Mat> nlohmann::json rows_of(const Mat& m) {
+  nlohmann::json a = nlohmann::json::array();
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    nlohmann::json row = nlohmann::json::array();
+    for (Eigen::Index k = 0; k < m.cols(); ++k) row.push_back(m(i, k));
+    a.push_back(std::move(row));
+  }
+  return a;
+}
+
+template <class V> nlohmann::json plain_array_of(const V& v) {
+  nlohmann::json a = nlohmann::json::array();
+  for (Eigen::Index i = 0; i < v.size(); ++i) a.push_back(v[i]);
+  return a;
+}
+
+bool is_blank(std::string_view line) {
+  for (char c : line)
+    if (c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '\f' && c != '\v') return false;
+  return true;
+}
+
+// Case-insensitive prefix test for the non-finite literals JSON does not have.
+bool starts_non_finite(std::string_view rest) {
+  auto lower = [](char c) { return char(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); };
+  for (std::string_view word : {"nan", "inf"}) {
+    if (rest.size() < word.size()) continue;
+    bool same = true;
+    for (std::size_t i = 0; i < word.size(); ++i) same = same && lower(rest[i]) == word[i];
+    if (same) return true;
+  }
+  return false;
+}
+
+// JSON has no NaN or Infinity and nlohmann rejects a literal that overflows a double (1e999).
+// So that the error can name the key and the id can still be echoed, each such literal is
+// replaced by a marker string and the line parsed again; number() reports the marker as a
+// non-finite number. Returns false for a line that is not valid JSON for any other reason.
+bool parse_marking_non_finite(std::string text, ojson& j, bool& had_non_finite, std::string& syntax_error) {
+  auto is_alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); };
+  auto in_number = [&](char c) { return is_alnum(c) || c == '.' || c == '+' || c == '-'; };
+  const std::string marker = std::string("\"") + kNonFiniteMarkerEscaped + "\"";
+  for (int attempt = 0; attempt < 1000; ++attempt) {
+    std::size_t start = 0, end = 0;
+    try {
+      j = ojson::parse(text);
+      return true;
+    } catch (const nlohmann::json::parse_error& e) {
+      // The error points into the offending token: back up to its start (and a sign).
+      std::size_t at = e.byte > 0 ? std::min<std::size_t>(e.byte - 1, text.size()) : 0;
+      start = at;
+      while (start > 0 && is_alnum(text[start - 1])) --start;
+      if (start >= text.size() || !starts_non_finite(std::string_view(text).substr(start))) {
+        std::string what = e.what();
+        const std::string tag = "parse error at line 1, ";
+        if (auto p = what.find(tag); p != std::string::npos) what = what.substr(p + tag.size());
+        syntax_error = what;
+        return false;
+      }
+      if (start > 0 && (text[start - 1] == '-' || text[start - 1] == '+')) --start;
+      end = start;
+      while (end < text.size() && (is_alnum(text[end]) || (end == start && (text[end] == '-' || text[end] == '+')))) ++end;
+    } catch (const nlohmann::json::out_of_range& e) {
+      // "number overflow parsing '1e999'": find that literal as a whole token.
+      std::string what = e.what();
+      const auto q1 = what.find('\''), q2 = what.rfind('\'');
+      if (q1 == std::string::npos || q2 <= q1) {
+        syntax_error = what;
+        return false;
+      }
+      const std::string literal = what.substr(q1 + 1, q2 - q1 - 1);
+      std::size_t p = 0;
+      for (p = text.find(literal); p != std::string::npos; p = text.find(literal, p + 1)) {
+        const bool left = p == 0 || !in_number(text[p - 1]);
+        const bool right = p + literal.size() >= text.size() || !in_number(text[p + literal.size()]);
+        if (left && right) break;
+      }
+      if (p == std::string::npos) {
+        had_non_finite = true;  // the literal overflowed, but it cannot be located
+        return false;
+      }
+      start = p;
+      end = p + literal.size();
+    } catch (const std::exception& e) {
+      syntax_error = e.what();
+      return false;
+    }
+    text.replace(start, end - start, marker);
+    had_non_finite = true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string scenario_from_json(const nlohmann::json& j, Use use, Scenario& out) { return read_scenario(j, use, out); }
+std::string scenario_from_json(const ojson& j, Use use, Scenario& out) { return read_scenario(j, use, out); }
+
+ScenarioLine parse_scenario_line(std::string_view line, long line_number, Use use) {
+  ScenarioLine out;
+  while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.remove_suffix(1);
+  if (is_blank(line)) {
+    out.blank = true;
+    return out;
+  }
+  out.id = line_number;
+  ojson j;
+  bool had_non_finite = false;
+  std::string syntax_error;
+  if (!parse_marking_non_finite(std::string(line), j, had_non_finite, syntax_error)) {
+    out.error = had_non_finite ? std::string(kNonFiniteReason) : "not a JSON object (invalid JSON: " + syntax_error + ")";
+    return out;
+  }
+  if (!j.is_object()) {
+    out.error = had_non_finite ? std::string(kNonFiniteReason) : "not a JSON object (got " + a_type(j.type_name()) + ")";
+    return out;
+  }
+  if (auto it = j.find("id"); it != j.end() && !is_marker(*it)) out.id = *it;
+  out.error = read_scenario(j, use, out.scenario);
+  // A non-finite literal in a key this command ignores still makes the line invalid JSON.
+  if (had_non_finite && out.error.empty()) out.error = std::string(kNonFiniteReason) + " in a key this command does not use";
+  return out;
+}
+
+nlohmann::json scenario_to_json(const Scenario& s) {
+  nlohmann::json j;
+  if (!s.id.empty()) j["id"] = s.id;
+  j["M"] = rows_of(s.M);
+  j["qdot"] = plain_array_of(s.qdot);
+  if (s.h.size()) j["h"] = plain_array_of(s.h);
+  if (s.u.size()) j["u"] = plain_array_of(s.u);
+  if (s.i_u.size()) j["i_u"] = plain_array_of(s.i_u);
+  j["A_b"] = rows_of(s.A_b);
+  j["A_u"] = rows_of(s.A_u);
+  if (s.phi_u.size()) j["phi_u"] = plain_array_of(s.phi_u);
+  if (s.Adot_qdot.size()) j["Adot_qdot"] = plain_array_of(s.Adot_qdot);
+  if (s.e.size()) j["e"] = plain_array_of(s.e);
+  j["law"] = law_name(s.law);
+  j["gap_tol"] = s.gap_tol;
+  j["vel_tol"] = s.vel_tol;
+  return j;
+}
+
+ojson impact_result_to_json(const ojson& id, const ImpactResult& r) {
+  if (r.status != Status::ok) return error_to_json(id, status_reason(r.status));
+  ojson j;
+  j["id"] = id;
+  j["status"] = "ok";
+  j["qdot_plus"] = array_of(r.qdot_plus);
+  j["impulse"] = array_of(r.impulse);
+  j["lambda"] = array_of(r.lambda);
+  j["active"] = array_of(r.active);
+  j["kinetic_energy_pre"] = r.kinetic_energy_pre;
+  j["kinetic_energy_post"] = r.kinetic_energy_post;
+  j["energy_consistent"] = r.energy_consistent;
+  return j;
+}
+
+ojson dynamics_result_to_json(const ojson& id, const DynamicsResult& r) {
+  if (r.status != Status::ok) return error_to_json(id, status_reason(r.status));
+  ojson j;
+  j["id"] = id;
+  j["status"] = "ok";
+  j["qddot"] = array_of(r.qddot);
+  j["lambda"] = array_of(r.lambda);
+  j["active"] = array_of(r.active);
+  return j;
+}
+
+ojson error_to_json(const ojson& id, const std::string& reason) {
+  ojson j;
+  j["id"] = id;
+  j["status"] = "error: " + reason;
+  return j;
+}
+
+std::string dump_line(const ojson& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
+std::string dump_line(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace obliq::io

@@ -1,0 +1,59 @@
+// io/scenario_json.hpp: scenario lines (JSON Lines, FORMAT.md) in and results out.
+//
+// Reading is split in two: the structural checks a file reader must make (a JSON object, the
+// required keys, numbers that are finite, arrays where arrays belong, shapes that agree with
+// n from M and m_b, m_u from A_b, A_u, e and the tolerances in range, a known `law`) give a
+// precise reason naming the key; the value checks that need linear algebra (M symmetric to
+// 1e-12 relative, positive definite) are left to the solver backends, which return an
+// obliq::Status for each scenario (status_reason(s) is the text after "error: ").
+//
+// Nothing here throws for a bad line: every problem comes back as a reason string.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "obliq/scenario.hpp"
+
+namespace obliq::io {
+
+// Which command reads the line. Keys a command does not use (FORMAT.md: `e`, `i_u` in
+// dynamics; `Adot_qdot`, `h`, `u` in impact) are ignored: not checked and left at zero.
+// `all` checks and reads every key.
+enum class Use { impact, dynamics, all };
+
+// One physical input line, parsed.
+// Output objects keep their keys in the order written (id, status, ...): nlohmann::ordered_json.
+using ojson = nlohmann::ordered_json;
+
+struct ScenarioLine {
+  bool blank = false;    // whitespace only: no output, but the line number still counts
+  ojson id;              // echoed id: as given (any JSON type), else the 1-based line number
+  std::string error;     // empty when the scenario was read; else the reason (after "error: ")
+  Scenario scenario;     // valid when error is empty; every optional vector filled to its shape
+};
+
+// Parse one physical line (a trailing '\r' is ignored). `line_number` is 1-based.
+ScenarioLine parse_scenario_line(std::string_view line, long line_number, Use use);
+
+// Read a scenario from an already-parsed JSON value. Returns "" on success, else the reason.
+// `out.id` is the id as a string (a string id verbatim, any other id as its JSON text).
+std::string scenario_from_json(const nlohmann::json& j, Use use, Scenario& out);
+std::string scenario_from_json(const ojson& j, Use use, Scenario& out);
+
+// A scenario as one line of the input schema (all keys written, `A_b`/`A_u` as [] when there
+// are no rows, `e` as an array of m_u, `id` only when non-empty). Used by the model layer.
+nlohmann::json scenario_to_json(const Scenario& s);
+
+// Output objects (FORMAT.md "Output"). An error line carries only id and status.
+ojson impact_result_to_json(const ojson& id, const ImpactResult& r);
+ojson dynamics_result_to_json(const ojson& id, const DynamicsResult& r);
+ojson error_to_json(const ojson& id, const std::string& reason);
+
+// One output line: compact JSON whose numbers read back to the same double, no newline.
+// Invalid UTF-8 in strings is replaced, never thrown.
+std::string dump_line(const ojson& j);
+std::string dump_line(const nlohmann::json& j);
+
+}  // namespace obliq::io
