@@ -1,0 +1,85 @@
+// obliq/core/dense/ops.hpp: the few BLAS-like loops the core needs, on strided views.
+#pragma once
+
+#include <type_traits>
+
+#include "obliq/core/view.hpp"
+
+namespace obliq::dense {
+
+template <class T> OBLIQ_HD void fill(VecView<T> x, T value) {
+  for (int i = 0; i < x.size; ++i) x[i] = value;
+}
+template <class T> OBLIQ_HD void fill(MatView<T> A, T value) {
+  for (int i = 0; i < A.rows; ++i)
+    for (int j = 0; j < A.cols; ++j) A(i, j) = value;
+}
+template <class T, class U> OBLIQ_HD void copy(VecView<U> src, VecView<T> dst) {
+  for (int i = 0; i < src.size; ++i) dst[i] = T(src[i]);
+}
+template <class T, class U> OBLIQ_HD void copy(MatView<U> src, MatView<T> dst) {
+  for (int i = 0; i < src.rows; ++i)
+    for (int j = 0; j < src.cols; ++j) dst(i, j) = T(src(i, j));
+}
+template <class T, class U> OBLIQ_HD std::remove_const_t<T> dot(VecView<T> x, VecView<U> y) {
+  std::remove_const_t<T> s = 0;
+  for (int i = 0; i < x.size; ++i) s += x[i] * y[i];
+  return s;
+}
+template <class T> OBLIQ_HD std::remove_const_t<T> max_abs(VecView<T> x) {
+  std::remove_const_t<T> m = 0;
+  for (int i = 0; i < x.size; ++i) m = max_(m, abs_(x[i]));
+  return m;
+}
+template <class T> OBLIQ_HD std::remove_const_t<T> max_abs(MatView<T> A) {
+  std::remove_const_t<T> m = 0;
+  for (int i = 0; i < A.rows; ++i)
+    for (int j = 0; j < A.cols; ++j) m = max_(m, abs_(A(i, j)));
+  return m;
+}
+template <class T> OBLIQ_HD void scale(VecView<T> x, T alpha) {
+  for (int i = 0; i < x.size; ++i) x[i] *= alpha;
+}
+// y += alpha * x
+template <class T, class U> OBLIQ_HD void axpy(T alpha, VecView<U> x, VecView<T> y) {
+  for (int i = 0; i < x.size; ++i) y[i] += alpha * T(x[i]);
+}
+// y = alpha * A x + beta * y   (beta = 0 overwrites y, even if it held NaN)
+template <class T, class UA, class Ux> OBLIQ_HD void gemv(T alpha, MatView<UA> A, VecView<Ux> x, T beta, VecView<T> y) {
+  for (int i = 0; i < A.rows; ++i) {
+    T s = T(0);
+    for (int j = 0; j < A.cols; ++j) s += T(A(i, j)) * T(x[j]);
+    y[i] = (beta == T(0) ? T(0) : beta * y[i]) + alpha * s;
+  }
+}
+// C = alpha * A B + beta * C
+template <class T, class UA, class UB> OBLIQ_HD void gemm(T alpha, MatView<UA> A, MatView<UB> B, T beta, MatView<T> C) {
+  for (int i = 0; i < C.rows; ++i)
+    for (int j = 0; j < C.cols; ++j) {
+      T s = T(0);
+      for (int k = 0; k < A.cols; ++k) s += T(A(i, k)) * T(B(k, j));
+      C(i, j) = (beta == T(0) ? T(0) : beta * C(i, j)) + alpha * s;
+    }
+}
+// C = A^T A (Gram matrix of the columns of A), symmetric.
+template <class T> OBLIQ_HD void gram(MatView<T> A, MatView<T> C) {
+  for (int i = 0; i < A.cols; ++i)
+    for (int j = 0; j <= i; ++j) {
+      T s = T(0);
+      for (int k = 0; k < A.rows; ++k) s += A(k, i) * A(k, j);
+      C(i, j) = s;
+      C(j, i) = s;
+    }
+}
+template <class T> OBLIQ_HD bool all_finite(VecView<T> x) {
+  for (int i = 0; i < x.size; ++i)
+    if (!(x[i] - x[i] == 0)) return false;  // NaN or Inf
+  return true;
+}
+template <class T> OBLIQ_HD bool all_finite(MatView<T> A) {
+  for (int i = 0; i < A.rows; ++i)
+    if (!all_finite(A.row(i))) return false;
+  return true;
+}
+
+}  // namespace obliq::dense

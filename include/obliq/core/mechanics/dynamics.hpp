@@ -1,0 +1,72 @@
+// obliq/core/mechanics/dynamics.hpp: constrained acceleration and constraint forces of one
+// scenario (MATH.md 4 and 7, seed 000 eq 5-8 and seed 004; FORMAT.md `dynamics`).
+#pragma once
+
+#include "obliq/core/mechanics/candidates.hpp"
+#include "obliq/core/mechanics/complementarity.hpp"
+#include "obliq/core/mechanics/constraint_rows.hpp"
+#include "obliq/core/mechanics/validate.hpp"
+
+namespace obliq {
+
+template <class T> OBLIQ_HD std::size_t dynamics_workspace_size(int n, int m_b, int m_u) {
+  const int m = m_b + m_u;
+  return std::size_t(n) * n + std::size_t(m) * n + 3 * std::size_t(m) + 2 * std::size_t(n) + delassus_workspace<T>(m, n) +
+         max_(complementarity_workspace<T>(n, m_b, m_u), std::size_t(2 * m + n)) + 16;
+}
+
+namespace detail {
+template <class T> OBLIQ_HD Status dynamics_solve(const ScenarioView<T>& in, const DynamicsView<T>& out, Arena<T>& arena) {
+  const int n = in.n;
+  Status st = validate(in, /*dynamics=*/true);
+  if (st != Status::ok) return st;
+  int k = 0;
+  st = dynamics_candidates(in, out.active, k);
+  if (st != Status::ok) return st;
+
+  MatView<T> L = arena.mat(n, n);  // Cholesky factor of M
+  VecView<T> a_f = arena.vec(n);
+  if (arena.overflow) return Status::bad_shape;
+  dense::copy(in.M, L);
+  if (!dense::cholesky(L)) return Status::not_spd;
+
+  ConstraintRows<T> rows;
+  if (!stack_constraint_rows(in, out.active.as_const(), k, rows, arena)) return Status::bad_shape;
+  const int m = rows.A.rows;
+  VecView<T> t = arena.vec(m), lambda_rows = arena.vec(m), impulse = arena.vec(n);
+  if (arena.overflow) return Status::bad_shape;
+  // Rows hold A qdd + c = 0 (or >= 0): targets t = -c, c = Adot qdot (MATH.md 4).
+  for (int i = 0; i < m; ++i) t[i] = -in.Adot_qdot[rows.index.get(i)];
+  // Free acceleration a_f = M^-1 (u - h).
+  for (int i = 0; i < n; ++i) a_f[i] = in.u[i] - in.h[i];
+  dense::cholesky_solve(L.as_const(), a_f);
+
+  if (in.law == Law::projection || k == 0) {
+    DelassusFactor<T> f;
+    st = factor_delassus(rows.A.as_const(), L.as_const(), f, arena);
+    if (st != Status::ok) return st;
+    if (in.law == Law::complementarity && in.m_b > 0 && !targets_consistent(f, t.as_const())) return Status::infeasible;
+    solve_equality(f, rows.A.as_const(), L.as_const(), a_f.as_const(), t.as_const(), out.qddot, lambda_rows, impulse, arena);
+  } else {
+    st = solve_complementarity(rows.A.as_const(), in.m_b, L.as_const(), a_f.as_const(), t.as_const(), out.qddot, lambda_rows,
+                               impulse, arena);
+    if (st != Status::ok) return st;
+  }
+  scatter_multipliers(rows, lambda_rows.as_const(), out.lambda);
+  return Status::ok;
+}
+}  // namespace detail
+
+// Solves one scenario's constrained dynamics. On a failed status every output is zero.
+template <class T> OBLIQ_HD Status dynamics(const ScenarioView<T>& in, const DynamicsView<T>& out, Arena<T>& arena) {
+  const std::size_t mark = arena.mark();
+  const Status st = detail::dynamics_solve(in, out, arena);
+  arena.release(mark);
+  if (st != Status::ok) {
+    dense::fill(out.qddot, T(0));
+    dense::fill(out.lambda, T(0));
+  }
+  return st;
+}
+
+}  // namespace obliq

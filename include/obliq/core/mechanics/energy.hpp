@@ -1,0 +1,54 @@
+// obliq/core/mechanics/energy.hpp: kinetic energy and the energy-consistency test of the
+// restitution model (MATH.md 6, eq 55 as a largest-eigenvalue test).
+#pragma once
+
+#include "obliq/core/dense/cholesky.hpp"
+#include "obliq/core/dense/symmetric_eigen.hpp"
+#include "obliq/core/mechanics/delassus.hpp"
+
+namespace obliq {
+
+// 1/2 v^T M v
+template <class T> OBLIQ_HD T kinetic_energy(MatView<const T> M, VecView<const T> v) {
+  T s = T(0);
+  for (int i = 0; i < M.rows; ++i) {
+    T r = T(0);
+    for (int j = 0; j < M.cols; ++j) r += M(i, j) * v[j];
+    s += v[i] * r;
+  }
+  return T(0.5) * s;
+}
+
+template <class T> OBLIQ_HD std::size_t energy_workspace(int k, int r) {
+  return std::size_t(r) * k + 2 * std::size_t(k) * k;
+}
+
+// MATH.md 6: Q = the block of W^+ (f factors the bilateral rows first, then the k candidate
+// unilateral rows) that belongs to the candidate rows; E_u = diag(e_C). Consistent iff
+//     lambda_max(E_u Q E_u - Q) <= tol * lambda_max(Q)    (tol = 1e-9 in double)
+// With H = R^T R (R = L_H^T): Q = F F^T, F = K_u R^-1, K_u = U_{u,r} diag(1/s_r).
+template <class T>
+OBLIQ_HD Status energy_consistent(const DelassusFactor<T>& f, int m_b, VecView<const T> e_c, bool& consistent, Arena<T>& arena) {
+  const int k = e_c.size, r = f.svd.rank;
+  consistent = true;
+  if (k == 0) return Status::ok;
+  const std::size_t mark = arena.mark();
+  MatView<T> Ft = arena.mat(r, k);  // F^T = L_H^-1 K_u^T
+  MatView<T> Q = arena.mat(k, k);
+  MatView<T> D = arena.mat(k, k);
+  if (arena.overflow) return Status::bad_shape;
+  for (int j = 0; j < r; ++j)
+    for (int i = 0; i < k; ++i) Ft(j, i) = f.svd.U(m_b + i, j) / f.svd.s[j];
+  dense::solve_lower(f.H.as_const(), Ft);
+  dense::gram(Ft, Q);
+  for (int i = 0; i < k; ++i)
+    for (int j = 0; j < k; ++j) D(i, j) = e_c[i] * Q(i, j) * e_c[j] - Q(i, j);
+  T lq = T(0), ld = T(0);
+  Status st = dense::max_eigenvalue(Q, lq);
+  if (st == Status::ok) st = dense::max_eigenvalue(D, ld);
+  consistent = ld <= scalar_traits<T>::energy_tol * lq;
+  arena.release(mark);
+  return st;
+}
+
+}  // namespace obliq

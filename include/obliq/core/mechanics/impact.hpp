@@ -1,0 +1,91 @@
+// obliq/core/mechanics/impact.hpp: post-impact velocity, impulses, energies and the energy
+// test of one scenario (MATH.md 5 and 6; FORMAT.md `impact`).
+#pragma once
+
+#include "obliq/core/mechanics/candidates.hpp"
+#include "obliq/core/mechanics/complementarity.hpp"
+#include "obliq/core/mechanics/constraint_rows.hpp"
+#include "obliq/core/mechanics/energy.hpp"
+#include "obliq/core/mechanics/validate.hpp"
+
+namespace obliq {
+
+// Arena elements impact() needs (an upper bound, checked by the tests over all shapes).
+template <class T> OBLIQ_HD std::size_t impact_workspace_size(int n, int m_b, int m_u) {
+  const int m = m_b + m_u;
+  const std::size_t law = max_(complementarity_workspace<T>(n, m_b, m_u), std::size_t(2 * m + n));
+  return std::size_t(n) * n + std::size_t(m) * n + 3 * std::size_t(m) + 2 * std::size_t(n) + delassus_workspace<T>(m, n) +
+         max_(law, energy_workspace<T>(m_u, m)) + 16;
+}
+
+namespace detail {
+template <class T> OBLIQ_HD Status impact_solve(const ScenarioView<T>& in, const ImpactView<T>& out, Arena<T>& arena) {
+  const int n = in.n;
+  Status st = validate(in, /*dynamics=*/false);
+  if (st != Status::ok) return st;
+  const int k = impact_candidates(in, out.active);
+
+  MatView<T> L = arena.mat(n, n);  // Cholesky factor of M
+  VecView<T> v_f = arena.vec(n);
+  if (arena.overflow) return Status::bad_shape;
+  dense::copy(in.M, L);
+  if (!dense::cholesky(L)) return Status::not_spd;
+
+  ConstraintRows<T> rows;
+  if (!stack_constraint_rows(in, out.active.as_const(), k, rows, arena)) return Status::bad_shape;
+  const int m = rows.A.rows;
+  VecView<T> t = arena.vec(m), lambda_rows = arena.vec(m), e_c = arena.vec(k);
+  if (arena.overflow) return Status::bad_shape;
+  // Newton's law targets (eq 21-22, 42): 0 on bilateral rows, -e_i (A_u q)_i on candidates.
+  for (int i = 0; i < m; ++i) {
+    const int row = rows.index.get(i);
+    if (row < in.m_b) {
+      t[i] = T(0);
+    } else {
+      e_c[i - in.m_b] = in.e[row - in.m_b];
+      t[i] = -in.e[row - in.m_b] * dense::dot(rows.A.row(i), in.qdot);
+    }
+  }
+  // Free velocity v_f = q + M^-1 i_u.
+  dense::copy(in.i_u, v_f);
+  dense::cholesky_solve(L.as_const(), v_f);
+  dense::axpy(T(1), in.qdot, v_f);
+
+  DelassusFactor<T> f;
+  st = factor_delassus(rows.A.as_const(), L.as_const(), f, arena);
+  if (st != Status::ok) return st;
+  if (in.law == Law::projection || k == 0) {
+    if (in.law == Law::complementarity && in.m_b > 0 && !targets_consistent(f, t.as_const())) return Status::infeasible;
+    solve_equality(f, rows.A.as_const(), L.as_const(), v_f.as_const(), t.as_const(), out.qdot_plus, lambda_rows, out.impulse,
+                   arena);
+  } else {
+    st = solve_complementarity(rows.A.as_const(), in.m_b, L.as_const(), v_f.as_const(), t.as_const(), out.qdot_plus,
+                               lambda_rows, out.impulse, arena);
+    if (st != Status::ok) return st;
+  }
+  scatter_multipliers(rows, lambda_rows.as_const(), out.lambda);
+  *out.kinetic_energy_pre = kinetic_energy(in.M, in.qdot);
+  *out.kinetic_energy_post = kinetic_energy(in.M, out.qdot_plus.as_const());
+  bool consistent = true;
+  st = energy_consistent(f, in.m_b, e_c.as_const(), consistent, arena);
+  *out.energy_consistent = consistent ? 1 : 0;
+  return st;
+}
+}  // namespace detail
+
+// Solves one impact. On a failed status every output is zero (never NaN).
+template <class T> OBLIQ_HD Status impact(const ScenarioView<T>& in, const ImpactView<T>& out, Arena<T>& arena) {
+  const std::size_t mark = arena.mark();
+  const Status st = detail::impact_solve(in, out, arena);
+  arena.release(mark);
+  if (st != Status::ok) {
+    dense::fill(out.qdot_plus, T(0));
+    dense::fill(out.impulse, T(0));
+    dense::fill(out.lambda, T(0));
+    *out.kinetic_energy_pre = *out.kinetic_energy_post = T(0);
+    *out.energy_consistent = 0;
+  }
+  return st;
+}
+
+}  // namespace obliq

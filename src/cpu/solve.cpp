@@ -1,0 +1,100 @@
+// src/cpu/solve.cpp: the batch entry points. The cpu backend maps the per-scenario core over
+// scenarios with OpenMP (one scratch arena per thread); the reference backend maps the Eigen
+// reference; the cuda backend is forwarded to cuda/ when this build has it.
+#include <omp.h>
+
+#include <stdexcept>
+#include <vector>
+
+#include "cpu/scenario_views.hpp"
+#include "obliq/batch.hpp"
+#include "obliq/core/mechanics/dynamics.hpp"
+#include "obliq/core/mechanics/impact.hpp"
+#include "obliq/reference.hpp"
+#if defined(OBLIQ_HAVE_CUDA)
+#include "obliq/cuda.hpp"
+#endif
+
+namespace obliq {
+namespace {
+
+int thread_count(const RunOptions& opt) { return opt.threads > 0 ? opt.threads : omp_get_max_threads(); }
+
+[[noreturn]] void no_cuda() {
+  throw std::runtime_error("this build of obliq has no CUDA backend (nvcc was not found at configure time)");
+}
+
+}  // namespace
+
+template <class T> void solve_impact(const Batch<T>& in, ImpactResults<T>& out, const RunOptions& opt) {
+  out.resize(in.shape, in.count);
+  const long long count = static_cast<long long>(in.count);
+  const Shape sh = in.shape;
+  switch (opt.backend) {
+    case Backend::cpu: {
+      const std::size_t ws = impact_workspace_size<T>(sh.n, sh.m_b, sh.m_u);
+#pragma omp parallel num_threads(thread_count(opt))
+      {
+        std::vector<T> scratch(ws);
+#pragma omp for schedule(static)
+        for (long long s = 0; s < count; ++s) {
+          Arena<T> arena{scratch.data(), ws};
+          out.status[s] = impact<T>(cpu::scenario_view(in, s), cpu::impact_view(out, s), arena);
+        }
+      }
+      break;
+    }
+    case Backend::reference: {
+#pragma omp parallel for schedule(dynamic, 16) num_threads(thread_count(opt))
+      for (long long s = 0; s < count; ++s) out.set(s, reference::impact(in.get(s)));
+      break;
+    }
+    case Backend::cuda:
+#if defined(OBLIQ_HAVE_CUDA)
+      cuda::solve_impact(in, out, opt);
+      break;
+#else
+      no_cuda();
+#endif
+  }
+}
+
+template <class T> void solve_dynamics(const Batch<T>& in, DynamicsResults<T>& out, const RunOptions& opt) {
+  out.resize(in.shape, in.count);
+  const long long count = static_cast<long long>(in.count);
+  const Shape sh = in.shape;
+  switch (opt.backend) {
+    case Backend::cpu: {
+      const std::size_t ws = dynamics_workspace_size<T>(sh.n, sh.m_b, sh.m_u);
+#pragma omp parallel num_threads(thread_count(opt))
+      {
+        std::vector<T> scratch(ws);
+#pragma omp for schedule(static)
+        for (long long s = 0; s < count; ++s) {
+          Arena<T> arena{scratch.data(), ws};
+          out.status[s] = dynamics<T>(cpu::scenario_view(in, s), cpu::dynamics_view(out, s), arena);
+        }
+      }
+      break;
+    }
+    case Backend::reference: {
+#pragma omp parallel for schedule(dynamic, 16) num_threads(thread_count(opt))
+      for (long long s = 0; s < count; ++s) out.set(s, reference::dynamics(in.get(s)));
+      break;
+    }
+    case Backend::cuda:
+#if defined(OBLIQ_HAVE_CUDA)
+      cuda::solve_dynamics(in, out, opt);
+      break;
+#else
+      no_cuda();
+#endif
+  }
+}
+
+template void solve_impact<double>(const Batch<double>&, ImpactResults<double>&, const RunOptions&);
+template void solve_impact<float>(const Batch<float>&, ImpactResults<float>&, const RunOptions&);
+template void solve_dynamics<double>(const Batch<double>&, DynamicsResults<double>&, const RunOptions&);
+template void solve_dynamics<float>(const Batch<float>&, DynamicsResults<float>&, const RunOptions&);
+
+}  // namespace obliq
