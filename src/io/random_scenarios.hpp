@@ -5,7 +5,7 @@
 // cond(M) = cond_M exactly, up to rounding), scaled by mass_scale. qdot has N(0, 1) entries
 // scaled by speed. Rows of A_b and A_u have N(0, 1) entries; each unilateral row is then given
 // a state by shearing it along qdot (a_i += alpha qdot), which fixes (A_u qdot)_i exactly:
-//   approaching: (A_u qdot)_i = -c |a_i| |qdot|, c uniform in [0.1, 1]  (impact candidates)
+//   approaching: (A_u qdot)_i = -c |a_i| |qdot|, c uniform in [0.1, 1], a_i before the shear
 //   resting:     (A_u qdot)_i = 0 (to rounding)         (impact and dynamics candidates)
 //   separating:  (A_u qdot)_i = +c |a_i| |qdot|         (closed but not a candidate)
 //   open:        phi_i uniform in [0.1, 1] (not closed, any velocity)

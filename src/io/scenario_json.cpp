@@ -16,6 +16,7 @@ constexpr const char* kNonFiniteReason = "non-finite number (NaN, Infinity or a 
 // "a number", "an array", ... for messages.
 std::string a_type(const char* type_name) {
   std::string t = type_name;
+  if (t == "null") return t;
   bool vowel = !t.empty() && std::string("aeiou").find(t[0]) != std::string::npos;
   return (vowel ? "an " : "a ") + t;
 }
