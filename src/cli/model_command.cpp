@@ -1,5 +1,323 @@
-// obliq model: placeholder until the model layer lands (issue 5).
+// obliq model MODEL --state FILE (FORMAT.md "Models"): evaluates a multibody model (a .urdf file
+// or a built-in model) at every state line of FILE and writes one scenario line (FORMAT.md's input
+// schema) per state, so that `obliq model ... | obliq impact -` works. With --impact it also
+// solves the impact (the solver's backends) and adds the impact keys and the internal joint
+// impulses. A bad state line becomes an error line ({"id", "status": "error: ..."}, exit 3) and
+// never touches the others.
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
 #include "cli/commands.hpp"
+#include "io/scenario_json.hpp"
+#include "obliq/batch.hpp"
+#include "obliq/model/host.hpp"
+
 namespace obliq::cli {
-void register_model_command(CLI::App&, Action&) {}
+namespace {
+
+using io::ojson;
+
+struct ModelOptions {
+  std::string model;
+  std::string state_file;
+  std::string output;
+  bool list = false;
+  std::string base = "fixed";
+  std::vector<std::string> contacts;
+  double ground = 0;
+  std::string gravity = "0,0,-9.81";
+  bool impact = false;
+  std::string law = "complementarity";
+  std::string backend = "cpu";
+  double e = 0;
+  int threads = 0;
+};
+
+constexpr std::size_t kChunkLines = 1 << 12;
+
+// "a,b,c" into three numbers.
+bool parse_triple(const std::string& text, Eigen::Vector3d& out) {
+  std::stringstream ss(text);
+  std::string item;
+  int k = 0;
+  while (std::getline(ss, item, ',')) {
+    if (k == 3) return false;
+    try {
+      std::size_t used = 0;
+      out(k) = std::stod(item, &used);
+      if (used != item.size() || !std::isfinite(out(k))) return false;
+    } catch (const std::exception&) {
+      return false;
+    }
+    ++k;
+  }
+  return k == 3;
+}
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// One state line: id (as given, else the line number), q, qdot, or the reason it is bad.
+struct StateLine {
+  bool blank = false;
+  ojson id;
+  std::string error;
+  Eigen::VectorXd q, qdot;
+};
+
+bool read_vector(const ojson& j, const char* key, int size, Eigen::VectorXd& out, std::string& error) {
+  auto it = j.find(key);
+  if (it == j.end()) {
+    error = std::string("missing key '") + key + "'";
+    return false;
+  }
+  if (!it->is_array()) {
+    error = std::string("'") + key + "' must be an array";
+    return false;
+  }
+  if (int(it->size()) != size) {
+    error = std::string("'") + key + "' has " + std::to_string(it->size()) + " entries, the model needs " +
+            std::to_string(size);
+    return false;
+  }
+  out.resize(size);
+  for (int k = 0; k < size; ++k) {
+    const ojson& x = (*it)[k];
+    if (!x.is_number()) {
+      error = std::string("'") + key + "' has a non-numeric entry";
+      return false;
+    }
+    out(k) = x.get<double>();
+    if (!std::isfinite(out(k))) {
+      error = "non-finite number";
+      return false;
+    }
+  }
+  return true;
+}
+
+StateLine parse_state_line(std::string line, long line_number, const model::Model& m) {
+  StateLine s;
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  if (line.find_first_not_of(" \t") == std::string::npos) {
+    s.blank = true;
+    return s;
+  }
+  s.id = line_number;
+  ojson j = ojson::parse(line, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    s.error = "not a JSON object";
+    return s;
+  }
+  if (j.contains("id")) s.id = j["id"];
+  if (read_vector(j, "q", m.nq, s.q, s.error)) read_vector(j, "qdot", m.nv, s.qdot, s.error);
+  return s;
+}
+
+std::string state_reason(Status st) {
+  if (st == Status::bad_shape) return "bad state (a free-flyer quaternion must have unit norm)";
+  return status_reason(st);
+}
+
+ojson vector_json(const Eigen::VectorXd& v) {
+  ojson a = ojson::array();
+  for (int k = 0; k < v.size(); ++k) a.push_back(v(k));
+  return a;
+}
+
+// Evaluates and writes one chunk. Returns whether any line was an error.
+bool run_chunk(const model::Model& m, const ModelOptions& opt, const RunOptions& run, std::vector<StateLine>& lines,
+               std::ostream& out) {
+  bool any_error = false;
+  std::vector<ojson> text(lines.size());
+  std::vector<Scenario> scen(lines.size());
+  std::vector<model::StateExtras> extras(lines.size());
+  std::vector<std::size_t> good;
+  ojson names = ojson::array();
+  for (const auto& n : m.joint_names) names.push_back(n);
+  for (std::size_t k = 0; k < lines.size(); ++k) {
+    StateLine& s = lines[k];
+    if (s.error.empty()) {
+      const Status st = model::evaluate(m, s.q, s.qdot, scen[k], &extras[k]);
+      if (st != Status::ok) s.error = state_reason(st);
+    }
+    if (!s.error.empty()) {
+      text[k] = io::error_to_json(s.id, s.error);
+      any_error = true;
+      continue;
+    }
+    Scenario& sc = scen[k];
+    sc.e = Eigen::VectorXd::Constant(sc.A_u.rows(), opt.e);
+    sc.law = opt.law == "projection" ? Law::projection : Law::complementarity;
+    ojson j;
+    j["id"] = s.id;
+    j["status"] = "ok";
+    const nlohmann::json body = io::scenario_to_json(sc);
+    for (const char* key : {"M", "h", "qdot", "A_b", "A_u", "phi_u", "Adot_qdot", "e", "law", "gap_tol", "vel_tol"})
+      if (body.contains(key)) j[key] = ojson::parse(body[key].dump());
+    j["joint_names"] = names;
+    j["com"] = vector_json(extras[k].com);
+    j["momentum"] = vector_json(extras[k].momentum);
+    j["kinetic_energy"] = extras[k].kinetic_energy;
+    j["potential_energy"] = extras[k].potential_energy;
+    text[k] = std::move(j);
+    good.push_back(k);
+  }
+
+  if (opt.impact && !good.empty()) {
+    const Shape shape{m.nv, m.n_bilateral, m.n_unilateral()};
+    Batch<double> batch(shape, good.size());
+    for (std::size_t s = 0; s < good.size(); ++s) batch.set(s, scen[good[s]]);
+    ImpactResults<double> res;
+    solve_impact(batch, res, run);
+    for (std::size_t s = 0; s < good.size(); ++s) {
+      const std::size_t k = good[s];
+      const ImpactResult r = res.get(s);
+      ojson& j = text[k];
+      if (r.status != Status::ok) {
+        j["status"] = std::string("error: ") + status_reason(r.status);
+        any_error = true;
+        continue;
+      }
+      const ojson ij = io::impact_result_to_json(lines[k].id, r);
+      for (auto it = ij.begin(); it != ij.end(); ++it)
+        if (it.key() != "id" && it.key() != "status") j[it.key()] = it.value();
+      const Eigen::MatrixXd J = model::joint_impulses(m, lines[k].q, lines[k].qdot, r.qdot_plus, r.lambda);
+      ojson ji = ojson::array();
+      for (int b = 0; b < J.rows(); ++b) ji.push_back(vector_json(J.row(b).transpose()));
+      j["joint_impulses"] = std::move(ji);
+    }
+  }
+  for (const auto& j : text) out << io::dump_line(j) << '\n';
+  return any_error;
+}
+
+int list_models() {
+  for (const auto& b : model::builtin_models()) std::cout << b.name << "\t" << b.description << "\n";
+  return 0;
+}
+
+int run_model(const ModelOptions& opt) {
+  if (opt.list) return list_models();
+  if (opt.model.empty() || opt.state_file.empty()) {
+    std::cerr << "obliq model: MODEL and --state FILE are required (or --list)\n";
+    return 2;
+  }
+  RunOptions run;
+  if (!parse_backend(opt.backend, run.backend)) {
+    std::cerr << "obliq model: unknown backend '" << opt.backend << "'\n";
+    return 2;
+  }
+  run.threads = opt.threads;
+  if (!(opt.e >= 0 && opt.e <= 1)) {
+    std::cerr << "obliq model: --e must be in [0, 1]\n";
+    return 2;
+  }
+  Eigen::Vector3d g;
+  if (!parse_triple(opt.gravity, g)) {
+    std::cerr << "obliq model: --gravity wants three numbers gx,gy,gz\n";
+    return 2;
+  }
+
+  // The model: a URDF file or a built-in name; then gravity, the ground height and contacts.
+  model::Model m;
+  try {
+    if (ends_with(opt.model, ".urdf") || ends_with(opt.model, ".xml")) {
+      m = model::load_urdf(opt.model, opt.base == "free");
+    } else {
+      m = model::builtin_model(opt.model);
+    }
+    for (int k = 0; k < 3; ++k) m.gravity[k] = g(k);
+    for (int r = 0; r < m.ncontacts(); ++r)  // built-in ground rows sit on the plane z = --ground
+      if (m.contact_body_b[r] == -1 && m.contact_normal[3 * r + 2] == 1.0) m.contact_offset[r] = opt.ground;
+    for (const auto& c : opt.contacts) {
+      const auto colon = c.find(':');
+      Eigen::Vector3d p = Eigen::Vector3d::Zero();
+      if (colon != std::string::npos && !parse_triple(c.substr(colon + 1), p)) {
+        std::cerr << "obliq model: --contact wants LINK or LINK:x,y,z, got '" << c << "'\n";
+        return 2;
+      }
+      model::add_ground_contact(m, c.substr(0, colon), p, opt.ground);
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "obliq model: " << e.what() << "\n";
+    return 2;
+  }
+
+  std::ifstream file_in;
+  std::istream* in = &std::cin;
+  if (opt.state_file != "-") {
+    file_in.open(opt.state_file, std::ios::binary);
+    if (!file_in) {
+      std::cerr << "obliq model: cannot read '" << opt.state_file << "': " << std::strerror(errno) << "\n";
+      return 2;
+    }
+    in = &file_in;
+  }
+  std::ofstream file_out;
+  std::ostream* out = &std::cout;
+  if (!opt.output.empty() && opt.output != "-") {
+    file_out.open(opt.output, std::ios::binary | std::ios::trunc);
+    if (!file_out) {
+      std::cerr << "obliq model: cannot write '" << opt.output << "': " << std::strerror(errno) << "\n";
+      return 2;
+    }
+    out = &file_out;
+  }
+
+  bool any_error = false;
+  long line_number = 0;
+  std::string line;
+  std::vector<StateLine> chunk;
+  while (std::getline(*in, line)) {
+    StateLine s = parse_state_line(line, ++line_number, m);
+    if (s.blank) continue;
+    chunk.push_back(std::move(s));
+    if (chunk.size() >= kChunkLines) {
+      any_error = run_chunk(m, opt, run, chunk, *out) || any_error;
+      chunk.clear();
+    }
+  }
+  if (!chunk.empty()) any_error = run_chunk(m, opt, run, chunk, *out) || any_error;
+  out->flush();
+  if (!*out) {
+    std::cerr << "obliq model: error while writing the output\n";
+    return 2;
+  }
+  return any_error ? 3 : 0;
+}
+
+}  // namespace
+
+void register_model_command(CLI::App& app, Action& run) {
+  auto opt = std::make_shared<ModelOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "model", "Evaluate a multibody model (a .urdf file or a built-in model) at the states of FILE into scenario lines");
+  sub->add_option("MODEL", opt->model, "A .urdf file or a built-in model's name (see --list)");
+  sub->add_option("--state", opt->state_file, "State lines {\"id\", \"q\": [nq], \"qdot\": [nv]}; - reads standard input");
+  sub->add_flag("--list", opt->list, "Name the built-in models");
+  sub->add_option("--base", opt->base, "URDF root: fixed (welded to the world, default) or free (floating base)")
+      ->check(CLI::IsMember({"fixed", "free"}));
+  sub->add_option("--contact", opt->contacts, "LINK[:x,y,z]: a point fixed in LINK's frame against the ground (repeatable)");
+  sub->add_option("--ground", opt->ground, "Height of the ground plane (normal +z), default 0");
+  sub->add_option("--gravity", opt->gravity, "gx,gy,gz (default 0,0,-9.81)");
+  sub->add_flag("--impact", opt->impact, "Also solve the impact: impact keys and joint_impulses per line");
+  sub->add_option("--law", opt->law, "Impact law: complementarity (default) or projection")
+      ->check(CLI::IsMember({"complementarity", "projection"}));
+  sub->add_option("--backend", opt->backend, "Solver backend for --impact: cpu, reference or cuda (default cpu)")
+      ->check(CLI::IsMember({"cpu", "reference", "cuda"}));
+  sub->add_option("--e", opt->e, "Global restitution coefficient in [0, 1] (default 0)");
+  sub->add_option("--threads", opt->threads, "Threads for the cpu backend (default 0: all)")->check(CLI::Range(0, 1 << 16));
+  sub->add_option("-o,--output", opt->output, "Write to OUT instead of standard output");
+  sub->callback([&run, opt] { run = [opt] { return run_model(*opt); }; });
+}
+
 }  // namespace obliq::cli

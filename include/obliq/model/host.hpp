@@ -1,0 +1,117 @@
+// obliq/model/host.hpp: the host side of the model layer. A Model owns the arrays that a
+// ModelView points into; it is built by the URDF loader, by the built-in models, or by hand
+// (add_body / add_contact). evaluate() runs the per-state algorithms at one state into an
+// obliq::Scenario; evaluate_batch() does it for many states into an obliq::Batch (OpenMP).
+#pragma once
+
+#include <Eigen/Dense>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "obliq/batch.hpp"
+#include "obliq/model/model.hpp"
+#include "obliq/scenario.hpp"
+
+namespace obliq::model {
+
+// A named frame: a URDF link, fixed in a body (links merged by fixed joints keep their frame).
+struct Frame {
+  int body = -1;                // -1: the world (the root link of a fixed-base model)
+  Eigen::Matrix3d R = Eigen::Matrix3d::Identity();  // frame rotation in the body frame
+  Eigen::Vector3d p = Eigen::Vector3d::Zero();      // frame origin in the body frame
+};
+
+template <class T> struct ModelT {
+  std::string name;
+  int nq = 0, nv = 0, n_bilateral = 0;
+  std::vector<std::string> joint_names;  // (nbodies)
+  std::vector<int> parent, joint_type, idx_q, idx_v;
+  std::vector<T> placement_R, placement_p, axis, mass, com, inertia;
+  std::vector<int> contact_body_a, contact_body_b;
+  std::vector<T> contact_point_a, contact_point_b, contact_normal, contact_offset;
+  std::vector<std::string> contact_names;
+  std::map<std::string, Frame> frames;  // link name -> frame
+  T gravity[3] = {T(0), T(0), T(-9.81)};
+
+  int nbodies() const { return int(parent.size()); }
+  int ncontacts() const { return int(contact_body_a.size()); }
+  int n_unilateral() const { return ncontacts() - n_bilateral; }
+
+  ModelView<T> view() const;
+  template <class U> ModelT<U> cast() const;
+};
+using Model = ModelT<double>;
+
+// Append a body moved by a joint. R0, p0: the joint frame in the parent's frame. com, Ic: centre
+// of mass and rotational inertia about it, in the new body's frame. Returns the body index.
+// Parents must exist already (depth-first order is the caller's job; load_urdf and the built-in
+// models keep it).
+int add_body(Model& m, const std::string& joint_name, int parent, JointType type, const Eigen::Matrix3d& R0,
+             const Eigen::Vector3d& p0, const Eigen::Vector3d& axis, double mass, const Eigen::Vector3d& com,
+             const Eigen::Matrix3d& Ic);
+// Add mass rigidly to an existing body (a merged fixed link), all in that body's frame.
+void add_rigid_inertia(Model& m, int body, double mass, const Eigen::Vector3d& com, const Eigen::Matrix3d& Ic);
+
+struct ContactSpec {
+  std::string name;
+  int body_a = -1;
+  Eigen::Vector3d point_a = Eigen::Vector3d::Zero();  // in body a's frame
+  int body_b = -1;                                    // -1: the world
+  Eigen::Vector3d point_b = Eigen::Vector3d::Zero();  // in body b's frame, or world
+  Eigen::Vector3d normal = Eigen::Vector3d::UnitZ();  // unit, world
+  double offset = 0;
+  bool bilateral = false;
+};
+// Adds a row, keeping bilateral rows first.
+void add_contact(Model& m, const ContactSpec& c);
+// A ground contact (FORMAT.md's --contact LINK[:x,y,z] with --ground Z): the point x (link frame)
+// against the plane z = ground, normal +z. Throws std::invalid_argument for an unknown link.
+void add_ground_contact(Model& m, const std::string& link, const Eigen::Vector3d& point, double ground);
+
+// URDF through liburdfdom. free_base adds a free-flyer joint at the root (FORMAT.md --base).
+// Throws std::runtime_error with a message naming the file on a parse failure.
+Model load_urdf(const std::string& path, bool free_base);
+Model load_urdf_string(const std::string& xml, bool free_base, const std::string& name = "urdf");
+
+// Built-in models (FORMAT.md: `obliq model --list`).
+struct BuiltinInfo {
+  std::string name, description;
+};
+std::vector<BuiltinInfo> builtin_models();
+// Throws std::invalid_argument for an unknown name.
+Model builtin_model(const std::string& name);
+
+// What the model layer reports per state beyond the scenario (FORMAT.md's extra keys).
+struct StateExtras {
+  Eigen::Vector3d com = Eigen::Vector3d::Zero();
+  Eigen::Matrix<double, 6, 1> momentum = Eigen::Matrix<double, 6, 1>::Zero();  // (linear, angular about com)
+  double kinetic_energy = 0, potential_energy = 0;
+};
+
+// Evaluate one state: M, h, qdot, A_b/A_u, phi_u, Adot_qdot into `out` (other scenario fields
+// zero-filled; e, law, tolerances left to the caller). Status::ok, or the per-state failure.
+Status evaluate(const Model& m, const Eigen::VectorXd& q, const Eigen::VectorXd& qdot, Scenario& out,
+                StateExtras* extras = nullptr);
+
+// Many states: Q (count x nq) and V (count x nv), row per state, into batch scenario s = row s
+// (batch resized to the model's shape and count; a failed state keeps M = I and zeros).
+template <class T>
+void evaluate_batch(const ModelT<T>& m, const RowMat<T>& Q, const RowMat<T>& V, Batch<T>& batch,
+                    std::vector<Status>& status, int threads = 0);
+
+// Spatial impulses through every joint (joint_impulses.hpp), one state, (nbodies x 6).
+Eigen::MatrixXd joint_impulses(const Model& m, const Eigen::VectorXd& q, const Eigen::VectorXd& qdot,
+                               const Eigen::VectorXd& qdot_plus, const Eigen::VectorXd& lambda);
+
+// The neutral configuration (zeros, unit quaternions).
+Eigen::VectorXd neutral(const Model& m);
+
+// dq/dt for velocity v (nq): v itself for one-coordinate joints; for a free flyer
+// (R v_lin, 1/2 quat (x) (w, 0)) with the quaternion (x, y, z, w) of q.
+Eigen::VectorXd configuration_rate(const Model& m, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+// q moved by velocity v held for time dt: q + dt v, and for a free flyer
+// p + R (dt v_lin), quat (x) exp(dt w / 2) (renormalised). A smooth retraction, not SE(3)'s exp.
+Eigen::VectorXd integrate(const Model& m, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double dt);
+
+}  // namespace obliq::model

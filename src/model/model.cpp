@@ -1,0 +1,306 @@
+// model/model.cpp: the host side of the model layer: building models, views, evaluation of one
+// state or many states into scenarios and batches.
+#include <omp.h>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "obliq/model/contact_rows.hpp"
+#include "obliq/model/crba.hpp"
+#include "obliq/model/host.hpp"
+#include "obliq/model/joint_impulses.hpp"
+#include "obliq/model/kinematics.hpp"
+#include "obliq/model/momentum.hpp"
+#include "obliq/model/rnea.hpp"
+
+namespace obliq::model {
+
+template <class T> ModelView<T> ModelT<T>::view() const {
+  ModelView<T> v;
+  v.nbodies = nbodies();
+  v.nq = nq;
+  v.nv = nv;
+  v.ncontacts = ncontacts();
+  v.n_bilateral = n_bilateral;
+  v.parent = parent.data();
+  v.joint_type = joint_type.data();
+  v.idx_q = idx_q.data();
+  v.idx_v = idx_v.data();
+  v.placement_R = placement_R.data();
+  v.placement_p = placement_p.data();
+  v.axis = axis.data();
+  v.mass = mass.data();
+  v.com = com.data();
+  v.inertia = inertia.data();
+  v.contact_body_a = contact_body_a.data();
+  v.contact_body_b = contact_body_b.data();
+  v.contact_point_a = contact_point_a.data();
+  v.contact_point_b = contact_point_b.data();
+  v.contact_normal = contact_normal.data();
+  v.contact_offset = contact_offset.data();
+  for (int k = 0; k < 3; ++k) v.gravity[k] = gravity[k];
+  return v;
+}
+
+template <class T> template <class U> ModelT<U> ModelT<T>::cast() const {
+  auto conv = [](const std::vector<T>& a) { return std::vector<U>(a.begin(), a.end()); };
+  ModelT<U> o;
+  o.name = name;
+  o.nq = nq;
+  o.nv = nv;
+  o.n_bilateral = n_bilateral;
+  o.joint_names = joint_names;
+  o.parent = parent;
+  o.joint_type = joint_type;
+  o.idx_q = idx_q;
+  o.idx_v = idx_v;
+  o.placement_R = conv(placement_R);
+  o.placement_p = conv(placement_p);
+  o.axis = conv(axis);
+  o.mass = conv(mass);
+  o.com = conv(com);
+  o.inertia = conv(inertia);
+  o.contact_body_a = contact_body_a;
+  o.contact_body_b = contact_body_b;
+  o.contact_point_a = conv(contact_point_a);
+  o.contact_point_b = conv(contact_point_b);
+  o.contact_normal = conv(contact_normal);
+  o.contact_offset = conv(contact_offset);
+  o.contact_names = contact_names;
+  o.frames = frames;
+  for (int k = 0; k < 3; ++k) o.gravity[k] = U(gravity[k]);
+  return o;
+}
+
+template struct ModelT<double>;
+template struct ModelT<float>;
+template ModelT<float> ModelT<double>::cast<float>() const;
+
+namespace {
+void push_mat(std::vector<double>& dst, const Eigen::Matrix3d& R) {
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) dst.push_back(R(i, j));
+}
+void push_vec(std::vector<double>& dst, const Eigen::Vector3d& p) {
+  for (int i = 0; i < 3; ++i) dst.push_back(p(i));
+}
+}  // namespace
+
+int add_body(Model& m, const std::string& joint_name, int parent, JointType type, const Eigen::Matrix3d& R0,
+             const Eigen::Vector3d& p0, const Eigen::Vector3d& axis, double mass, const Eigen::Vector3d& com,
+             const Eigen::Matrix3d& Ic) {
+  if (parent >= m.nbodies()) throw std::invalid_argument("add_body: parent " + std::to_string(parent) + " does not exist");
+  const int i = m.nbodies();
+  m.joint_names.push_back(joint_name);
+  m.parent.push_back(parent);
+  m.joint_type.push_back(int(type));
+  m.idx_q.push_back(m.nq);
+  m.idx_v.push_back(m.nv);
+  m.nq += joint_nq(type);
+  m.nv += joint_nv(type);
+  push_mat(m.placement_R, R0);
+  push_vec(m.placement_p, p0);
+  const double na = axis.norm();
+  push_vec(m.axis, na > 0 ? Eigen::Vector3d(axis / na) : Eigen::Vector3d::UnitZ());
+  m.mass.push_back(0);
+  push_vec(m.com, Eigen::Vector3d::Zero());
+  push_mat(m.inertia, Eigen::Matrix3d::Zero());
+  add_rigid_inertia(m, i, mass, com, Ic);
+  return i;
+}
+
+// Two rigid masses combine into one: m = m1 + m2, c = (m1 c1 + m2 c2) / m,
+// I_c = sum (I_k + m_k (|d_k|^2 1 - d_k d_k^T)) with d_k = c_k - c.
+void add_rigid_inertia(Model& m, int body, double mass, const Eigen::Vector3d& com, const Eigen::Matrix3d& Ic) {
+  const double m1 = m.mass[body];
+  const Eigen::Vector3d c1(m.com[3 * body], m.com[3 * body + 1], m.com[3 * body + 2]);
+  const Eigen::Matrix3d I1 = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(&m.inertia[9 * body]);
+  const double mt = m1 + mass;
+  const Eigen::Vector3d c = mt > 0 ? Eigen::Vector3d((m1 * c1 + mass * com) / mt) : c1;
+  auto shift = [](double mk, const Eigen::Vector3d& d) {
+    return Eigen::Matrix3d(mk * (d.squaredNorm() * Eigen::Matrix3d::Identity() - d * d.transpose()));
+  };
+  const Eigen::Matrix3d I = I1 + shift(m1, c1 - c) + Ic + shift(mass, com - c);
+  m.mass[body] = mt;
+  for (int k = 0; k < 3; ++k) m.com[3 * body + k] = c(k);
+  for (int r = 0; r < 3; ++r)
+    for (int s = 0; s < 3; ++s) m.inertia[9 * body + 3 * r + s] = 0.5 * (I(r, s) + I(s, r));
+}
+
+void add_contact(Model& m, const ContactSpec& c) {
+  if (c.body_a < -1 || c.body_a >= m.nbodies() || c.body_b < -1 || c.body_b >= m.nbodies())
+    throw std::invalid_argument("add_contact: unknown body in contact '" + c.name + "'");
+  const double nn = c.normal.norm();
+  if (!(nn > 0)) throw std::invalid_argument("add_contact: zero normal in contact '" + c.name + "'");
+  // Bilateral rows first: insert at n_bilateral, unilateral rows at the end.
+  const int at = c.bilateral ? m.n_bilateral : m.ncontacts();
+  auto ins3 = [at](std::vector<double>& v, const Eigen::Vector3d& x) {
+    v.insert(v.begin() + 3 * at, {x(0), x(1), x(2)});
+  };
+  m.contact_names.insert(m.contact_names.begin() + at, c.name);
+  m.contact_body_a.insert(m.contact_body_a.begin() + at, c.body_a);
+  m.contact_body_b.insert(m.contact_body_b.begin() + at, c.body_b);
+  ins3(m.contact_point_a, c.point_a);
+  ins3(m.contact_point_b, c.point_b);
+  ins3(m.contact_normal, c.normal / nn);
+  m.contact_offset.insert(m.contact_offset.begin() + at, c.offset);
+  if (c.bilateral) ++m.n_bilateral;
+}
+
+void add_ground_contact(Model& m, const std::string& link, const Eigen::Vector3d& point, double ground) {
+  auto it = m.frames.find(link);
+  if (it == m.frames.end()) {
+    std::string known;
+    for (const auto& [name, f] : m.frames) known += (known.empty() ? "" : ", ") + name;
+    throw std::invalid_argument("unknown link '" + link + "' (links: " + known + ")");
+  }
+  const Frame& f = it->second;
+  ContactSpec c;
+  c.name = link;
+  c.body_a = f.body;
+  c.point_a = f.p + f.R * point;  // in the body frame (the world frame when the link is the fixed root)
+  c.body_b = -1;
+  c.point_b = Eigen::Vector3d::Zero();
+  c.normal = Eigen::Vector3d::UnitZ();
+  c.offset = ground;
+  add_contact(m, c);
+}
+
+Eigen::VectorXd neutral(const Model& m) {
+  Eigen::VectorXd q = Eigen::VectorXd::Zero(m.nq);
+  for (int i = 0; i < m.nbodies(); ++i)
+    if (m.joint_type[i] == int(JointType::free_flyer)) q(m.idx_q[i] + 6) = 1;
+  return q;
+}
+
+Eigen::VectorXd configuration_rate(const Model& m, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  Eigen::VectorXd qd(m.nq);
+  for (int i = 0; i < m.nbodies(); ++i) {
+    const int iq = m.idx_q[i], iv = m.idx_v[i];
+    if (m.joint_type[i] != int(JointType::free_flyer)) {
+      qd(iq) = v(iv);
+      continue;
+    }
+    const Eigen::Quaterniond quat(q(iq + 6), q(iq + 3), q(iq + 4), q(iq + 5));
+    qd.segment<3>(iq) = quat.toRotationMatrix() * v.segment<3>(iv);
+    const Eigen::Quaterniond w(0, v(iv + 3), v(iv + 4), v(iv + 5));
+    const Eigen::Quaterniond dq = quat * w;
+    qd(iq + 3) = 0.5 * dq.x();
+    qd(iq + 4) = 0.5 * dq.y();
+    qd(iq + 5) = 0.5 * dq.z();
+    qd(iq + 6) = 0.5 * dq.w();
+  }
+  return qd;
+}
+
+Eigen::VectorXd integrate(const Model& m, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double dt) {
+  Eigen::VectorXd out = q;
+  for (int i = 0; i < m.nbodies(); ++i) {
+    const int iq = m.idx_q[i], iv = m.idx_v[i];
+    if (m.joint_type[i] != int(JointType::free_flyer)) {
+      out(iq) += dt * v(iv);
+      continue;
+    }
+    const Eigen::Quaterniond quat(q(iq + 6), q(iq + 3), q(iq + 4), q(iq + 5));
+    out.segment<3>(iq) += quat.toRotationMatrix() * (dt * v.segment<3>(iv));
+    const Eigen::Vector3d w = dt * v.segment<3>(iv + 3);
+    const double angle = w.norm();
+    const Eigen::Quaterniond step(Eigen::AngleAxisd(angle, angle > 0 ? Eigen::Vector3d(w / angle) : Eigen::Vector3d::UnitZ()));
+    const Eigen::Quaterniond next = (quat * step).normalized();
+    out(iq + 3) = next.x();
+    out(iq + 4) = next.y();
+    out(iq + 5) = next.z();
+    out(iq + 6) = next.w();
+  }
+  return out;
+}
+
+Status evaluate(const Model& m, const Eigen::VectorXd& q, const Eigen::VectorXd& qdot, Scenario& out,
+                StateExtras* extras) {
+  const ModelView<double> mv = m.view();
+  const Shape shape{m.nv, m.n_bilateral, m.n_unilateral()};
+  out = Scenario::zeros(shape);
+  if (q.size() != m.nq || qdot.size() != m.nv) return Status::bad_shape;
+  std::vector<double> block(data_size(mv));
+  const DataView<double> d = data_view(mv, block.data());
+  const Status st = forward_kinematics(mv, d, VecView<const double>{q.data(), int(q.size()), 1},
+                                       VecView<const double>{qdot.data(), int(qdot.size()), 1});
+  if (st != Status::ok) return st;
+  RowMat<double> M(m.nv, m.nv), A(m.ncontacts(), m.nv);
+  Eigen::VectorXd phi(m.ncontacts());
+  out.qdot = qdot;
+  mass_matrix(mv, d, mat_view(M.data(), m.nv, m.nv));
+  bias_forces(mv, d, vec_view(out.h.data(), m.nv));
+  contact_rows(mv, d, mat_view(A.data(), m.ncontacts(), m.nv), vec_view(phi.data(), m.ncontacts()),
+               vec_view(out.Adot_qdot.data(), m.ncontacts()));
+  out.M = M;
+  out.A_b = A.topRows(m.n_bilateral);
+  out.A_u = A.bottomRows(m.n_unilateral());
+  out.phi_u = phi.tail(m.n_unilateral());
+  if (extras) {
+    centroidal_momentum(mv, d, extras->com.data(), extras->momentum.data());
+    extras->kinetic_energy = kinetic_energy(mv, d);
+    extras->potential_energy = potential_energy(mv, d);
+  }
+  return Status::ok;
+}
+
+template <class T>
+void evaluate_batch(const ModelT<T>& m, const RowMat<T>& Q, const RowMat<T>& V, Batch<T>& batch,
+                    std::vector<Status>& status, int threads) {
+  if (Q.cols() != m.nq || V.cols() != m.nv || Q.rows() != V.rows())
+    throw std::invalid_argument("evaluate_batch: Q must be (count x nq) and V (count x nv)");
+  const std::size_t count = std::size_t(Q.rows());
+  const Shape shape{m.nv, m.n_bilateral, m.n_unilateral()};
+  batch = Batch<T>(shape, count);
+  status.assign(count, Status::ok);
+  const ModelView<T> mv = m.view();
+  const std::size_t dsize = data_size(mv);
+  const int nc = m.ncontacts(), nb = m.n_bilateral, nu = m.n_unilateral(), n = m.nv;
+#pragma omp parallel num_threads(threads > 0 ? threads : omp_get_max_threads())
+  {
+    std::vector<T> block(dsize);                        // per-thread state data
+    std::vector<T> A(std::size_t(nc) * n), phi(nc);     // (m x n), (m) all rows
+    const DataView<T> d = data_view(mv, block.data());
+#pragma omp for schedule(static)
+    for (long long s = 0; s < (long long)count; ++s) {
+      const Status st = forward_kinematics(mv, d, VecView<const T>{Q.data() + s * m.nq, m.nq, 1},
+                                           VecView<const T>{V.data() + s * n, n, 1});
+      status[s] = st;
+      if (st != Status::ok) continue;
+      T* M = batch.M.data() + s * n * n;
+      mass_matrix(mv, d, mat_view(M, n, n));
+      bias_forces(mv, d, vec_view(batch.h.data() + s * n, n));
+      for (int k = 0; k < n; ++k) batch.qdot[s * n + k] = V(s, k);
+      contact_rows(mv, d, mat_view(A.data(), nc, n), vec_view(phi.data(), nc),
+                   vec_view(batch.Adot_qdot.data() + s * nc, nc));
+      std::copy(A.begin(), A.begin() + std::size_t(nb) * n, batch.A_b.begin() + s * nb * n);
+      std::copy(A.begin() + std::size_t(nb) * n, A.end(), batch.A_u.begin() + s * nu * n);
+      std::copy(phi.begin() + nb, phi.end(), batch.phi_u.begin() + s * nu);
+    }
+  }
+}
+
+template void evaluate_batch<double>(const ModelT<double>&, const RowMat<double>&, const RowMat<double>&,
+                                     Batch<double>&, std::vector<Status>&, int);
+template void evaluate_batch<float>(const ModelT<float>&, const RowMat<float>&, const RowMat<float>&,
+                                    Batch<float>&, std::vector<Status>&, int);
+
+Eigen::MatrixXd joint_impulses(const Model& m, const Eigen::VectorXd& q, const Eigen::VectorXd& qdot,
+                               const Eigen::VectorXd& qdot_plus, const Eigen::VectorXd& lambda) {
+  const ModelView<double> mv = m.view();
+  std::vector<double> block(data_size(mv));
+  const DataView<double> d = data_view(mv, block.data());
+  RowMat<double> out = RowMat<double>::Zero(m.nbodies(), 6);
+  if (q.size() != m.nq || qdot.size() != m.nv || qdot_plus.size() != m.nv || lambda.size() != m.ncontacts())
+    throw std::invalid_argument("joint_impulses: sizes do not match the model");
+  if (forward_kinematics(mv, d, VecView<const double>{q.data(), int(q.size()), 1},
+                         VecView<const double>{qdot.data(), int(qdot.size()), 1}) != Status::ok)
+    return out;
+  const Eigen::VectorXd dq = qdot_plus - qdot;
+  joint_impulses(mv, d, VecView<const double>{dq.data(), int(dq.size()), 1},
+                 VecView<const double>{lambda.data(), int(lambda.size()), 1}, mat_view(out.data(), m.nbodies(), 6));
+  return out;
+}
+
+}  // namespace obliq::model
