@@ -53,30 +53,28 @@ namespace detail {
 
 // Lexicographic tie-break among the candidate rows cand[0..nc) of the ratio test with pivot
 // column entries a (positive). Compares the rows of B^-1 divided by a_i, column by column,
-// keeping the minimal ones, until one row is left. Returns that row.
+// keeping the minimal ones, until one row is left. Returns that row. The comparisons are exact
+// (as in Siconos's lcp_lexicolemke.c): the rule's guarantee rests on a strict order of the
+// rows, and a relative tie tolerance here was measured to make lcp_tobenna.dat cycle.
 template <class T>
 OBLIQ_HD int lemke_lexico(MatView<T> tab, int m, IndexView<T> place, IndexView<T> cand, int nc, int col_a,
                           T a_sign) {
-  const T tol = T(256) * scalar_traits<T>::eps;
   for (int k = 0; k < m && nc > 1; ++k) {
     // Column k of B^-1: e_r if w_k basic in row r, else -T(:, c) for w_k nonbasic in column c.
     const int pk = place.get(k);
     T vmin = T(0);
-    bool first = true;
     for (int t = 0; t < nc; ++t) {
       const int i = cand.get(t);
-      const T a = a_sign * tab(i, col_a);
       const T b = pk >= 0 ? (i == pk ? T(1) : T(0)) : -tab(i, -pk - 1);
-      const T v = b / a;
-      if (first || v < vmin) vmin = v, first = false;
+      const T v = b / (a_sign * tab(i, col_a));
+      if (t == 0 || v < vmin) vmin = v;
     }
     int keep = 0;
     for (int t = 0; t < nc; ++t) {
       const int i = cand.get(t);
-      const T a = a_sign * tab(i, col_a);
       const T b = pk >= 0 ? (i == pk ? T(1) : T(0)) : -tab(i, -pk - 1);
-      const T v = b / a;
-      if (v - vmin <= tol * max_(abs_(v), abs_(vmin))) cand.set(keep++, i);
+      const T v = b / (a_sign * tab(i, col_a));
+      if (v <= vmin) cand.set(keep++, i);
     }
     nc = keep;
   }

@@ -1,0 +1,151 @@
+// obliq/core/lcp/pivot.hpp: Murty's least-index principal pivoting method (for P-matrices).
+//
+// Mathematics (Murty 1974, "Note on a Bard-type scheme for solving the complementarity
+// problem", Opsearch 11; Murty 1988, "Linear Complementarity, Linear and Nonlinear
+// Programming", section 4.1; Cottle, Pang & Stone 1992, section 4.2 "principal pivoting").
+// Keep a complementary basis: for each i exactly one of w_i, z_i is basic, written as a
+// condensed (Tucker) tableau  basic = rhs + T nonbasic,  starting from w = q + M z. While some
+// basic variable is negative, take the least such index i and make the principal pivot on
+// (i, i), exchanging w_i and z_i. When M is a P-matrix every principal pivot transform of M is
+// again a P-matrix, so the diagonal pivot T_ii is positive, and the least-index rule reaches the
+// unique solution in finitely many pivots (at most 2^m; Murty's example, lcp_exp_murty.dat,
+// makes it exponential). For a matrix that is not P the method can break down (T_ii <= 0 or
+// rounding noise: Status::no_convergence) or cycle (Status::lcp_budget).
+//
+// A pivot costs (m + 1) m multiply-adds. Tolerances as in lemke.hpp: a basic value counts as
+// negative below -256 eps max(max|rhs|, max|q|); a diagonal pivot must exceed
+// 4096 eps max(max_i |T_ii column|, 1). One step of iterative refinement on the final basis,
+// then the certificate of certificate.hpp decides the status.
+#pragma once
+
+#include <cstddef>
+
+#include "obliq/core/config.hpp"
+#include "obliq/core/lcp/certificate.hpp"
+#include "obliq/core/status.hpp"
+#include "obliq/core/view.hpp"
+
+namespace obliq::lcp {
+
+// Arena elements principal_pivot() takes: the tableau m x (m + 1), the basis flags (m) and a
+// copy of z (m).
+template <class T> OBLIQ_HD std::size_t principal_pivot_workspace(int m) {
+  const std::size_t n = std::size_t(m < 0 ? 0 : m);
+  return n * (n + 1) + n + n;
+}
+
+// Solves LCP(M, q) by Murty's least-index principal pivoting. Returns as lemke(): z, w = M z + q,
+// the number of pivots and the certificate; Status ok, no_convergence (breakdown: a diagonal
+// pivot <= tolerance, so M is not a P-matrix, or a final certificate above tolerance),
+// lcp_budget (more than max_iterations pivots), non_finite, bad_shape.
+template <class T>
+OBLIQ_HD Result<T> principal_pivot(MatView<const T> M, VecView<const T> q, VecView<T> z, VecView<T> w,
+                                   Arena<T>& arena, int max_iterations) {
+  const int m = q.size;
+  Result<T> res{Status::ok, 0, T(0)};
+  if (M.rows != m || M.cols != m || z.size != m || w.size != m || m < 0) {
+    res.status = Status::bad_shape;
+    return res;
+  }
+  for (int i = 0; i < m; ++i) z[i] = T(0), w[i] = q[i];
+  if (!lcp_input_finite(M, q)) {
+    res.status = Status::non_finite;
+    res.residual = T(0) / T(0);
+    return res;
+  }
+  T qmax = T(0);
+  bool start_ok = true;
+  for (int i = 0; i < m; ++i) {
+    qmax = max_(qmax, abs_(q[i]));
+    if (q[i] < T(0)) start_ok = false;
+  }
+  if (start_ok) return res;  // q >= 0: z = 0
+
+  const std::size_t mark = arena.mark();
+  MatView<T> tab = arena.mat(m, m + 1);                             // (m x (m + 1)): T | rhs
+  IndexView<T> zbasic{arena.take(std::size_t(m)), m, arena.stride};  // (m) 1 where z_i is basic
+  VecView<T> zold{arena.take(std::size_t(m)), m, arena.stride};      // (m) z before refinement
+  if (arena.overflow || zold.data == nullptr) {
+    arena.release(mark);
+    res.status = Status::bad_shape;
+    return res;
+  }
+  const int rhs = m;
+  const T eps = scalar_traits<T>::eps;
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < m; ++j) tab(i, j) = M(i, j);
+    tab(i, rhs) = q[i];
+    zbasic.set(i, 0);
+  }
+
+  int it = 0;
+  bool solved = false;
+  while (true) {
+    // Least index with a negative basic variable.
+    T rmax = T(0);
+    for (int i = 0; i < m; ++i) rmax = max_(rmax, abs_(tab(i, rhs)));
+    const T ntol = T(256) * eps * max_(rmax, qmax);
+    int r = -1;
+    for (int i = 0; i < m && r < 0; ++i)
+      if (tab(i, rhs) < -ntol) r = i;
+    if (r < 0) {
+      solved = true;
+      break;
+    }
+    if (it >= max_iterations) {
+      res.status = Status::lcp_budget;
+      break;
+    }
+    T cmax = T(0);
+    for (int i = 0; i < m; ++i) cmax = max_(cmax, abs_(tab(i, r)));
+    const T p = tab(r, r);
+    if (!(p > T(4096) * eps * max_(cmax, T(1)))) {
+      res.status = Status::no_convergence;  // breakdown: M is not a P-matrix
+      break;
+    }
+    // Principal pivot on (r, r) (the Tucker exchange of lemke.hpp with s = r).
+    const T inv = T(1) / p;
+    for (int j = 0; j <= m; ++j) tab(r, j) = -tab(r, j) * inv;
+    tab(r, r) = inv;
+    for (int i = 0; i < m; ++i) {
+      if (i == r) continue;
+      const T f = tab(i, r);
+      if (f == T(0)) continue;
+      for (int j = 0; j <= m; ++j) tab(i, j) += f * tab(r, j);
+      tab(i, r) = f * inv;
+    }
+    zbasic.set(r, 1 - zbasic.get(r));
+    ++it;
+  }
+  res.iterations = it;
+  for (int i = 0; i < m; ++i) z[i] = zbasic.get(i) ? max_(tab(i, rhs), T(0)) : T(0);
+  res.residual = lcp_residual(M, q, z.as_const(), w);
+  if (solved) {
+    // Iterative refinement as in lemke.hpp: rows with w_k nonbasic carry the residual
+    // (M z + q)_k, and column k of B^-1 is -T(:, k).
+    for (int k = 0; k < m; ++k) zold[k] = z[k];
+    bool refine = false;
+    for (int k = 0; k < m; ++k)
+      if (zbasic.get(k) && w[k] != T(0)) refine = true;
+    if (refine) {
+      for (int k = 0; k < m; ++k) {
+        if (!zbasic.get(k)) continue;
+        const T rk = w[k];
+        for (int i = 0; i < m; ++i) tab(i, rhs) -= tab(i, k) * rk;
+      }
+      for (int i = 0; i < m; ++i) z[i] = zbasic.get(i) ? max_(tab(i, rhs), T(0)) : T(0);
+      const T r2 = lcp_residual(M, q, z.as_const(), w);
+      if (r2 <= res.residual) {
+        res.residual = r2;
+      } else {
+        for (int k = 0; k < m; ++k) z[k] = zold[k];
+        res.residual = lcp_residual(M, q, z.as_const(), w);
+      }
+    }
+    res.status = lcp_accept(M, q, z.as_const(), res.residual) ? Status::ok : Status::no_convergence;
+  }
+  arena.release(mark);
+  return res;
+}
+
+}  // namespace obliq::lcp

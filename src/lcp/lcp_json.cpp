@@ -1,0 +1,127 @@
+// lcp/lcp_json.cpp: the JSON Lines of `obliq lcp` (docs/lcp.md; FORMAT.md's conventions: an
+// "error: <reason>" line per bad problem, numbers that read back to the same double).
+#include <cmath>
+#include <string>
+
+#include "obliq/lcp.hpp"
+
+namespace obliq {
+namespace {
+
+using json = nlohmann::json;
+
+std::string a_type(const json& v) {
+  const std::string t = v.type_name();
+  const bool vowel = !t.empty() && std::string("aeiou").find(t[0]) != std::string::npos;
+  return (vowel ? "an " : "a ") + t;
+}
+
+// One finite number; returns "" or the reason.
+std::string number(const json& v, const std::string& where, double& out) {
+  if (!v.is_number()) return where + ": not a number (got " + a_type(v) + ")";
+  out = v.get<double>();
+  if (!std::isfinite(out)) return std::string(status_reason(Status::non_finite)) + " in " + where;
+  return {};
+}
+
+std::string read_problem(const json& j, LcpProblem& p) {
+  if (!j.is_object()) return "not a JSON object (got " + a_type(j) + ")";
+  const auto M = j.find("M");
+  if (M == j.end()) return "missing required key \"M\"";
+  if (!M->is_array()) return "M: expected an m x m array of rows, got " + a_type(*M);
+  const int m = int(M->size());
+  p.m = m;
+  p.M.assign(std::size_t(m) * std::size_t(m), 0.0);
+  for (int i = 0; i < m; ++i) {
+    const json& row = (*M)[std::size_t(i)];
+    const std::string where = "M[" + std::to_string(i) + "]";
+    if (!row.is_array()) return where + ": expected a row (an array of " + std::to_string(m) + " numbers), got " + a_type(row);
+    if (int(row.size()) != m)
+      return "bad shape: " + where + " has " + std::to_string(row.size()) + " entries, expected " + std::to_string(m) +
+             " (M must be square)";
+    for (int k = 0; k < m; ++k)
+      if (auto r = number(row[std::size_t(k)], where + "[" + std::to_string(k) + "]", p.M[std::size_t(i * m + k)]);
+          !r.empty())
+        return r;
+  }
+  const auto q = j.find("q");
+  if (q == j.end()) return "missing required key \"q\"";
+  if (!q->is_array()) return "q: expected an array of " + std::to_string(m) + " numbers, got " + a_type(*q);
+  if (int(q->size()) != m)
+    return "bad shape: q has " + std::to_string(q->size()) + " entries, expected " + std::to_string(m) + " (m from M)";
+  p.q.resize(std::size_t(m));
+  for (int i = 0; i < m; ++i)
+    if (auto r = number((*q)[std::size_t(i)], "q[" + std::to_string(i) + "]", p.q[std::size_t(i)]); !r.empty()) return r;
+  const auto s = j.find("solver");
+  if (s != j.end()) {
+    if (!s->is_string()) return "solver: expected one of \"lemke\", \"pivot\", \"pgs\", \"enum\", \"auto\", got " + a_type(*s);
+    p.solver = parse_lcp_solver(s->get<std::string>());
+    if (!p.solver)
+      return "unknown solver \"" + s->get<std::string>() + "\" (expected lemke, pivot, pgs, enum or auto)";
+  }
+  return {};
+}
+
+json numbers(const std::vector<double>& v) {
+  json a = json::array();
+  for (double x : v) a.push_back(x);
+  return a;
+}
+
+}  // namespace
+
+std::optional<LcpSolver> parse_lcp_solver(std::string_view name) {
+  if (name == "lemke") return LcpSolver::lemke;
+  if (name == "pivot") return LcpSolver::pivot;
+  if (name == "pgs") return LcpSolver::pgs;
+  if (name == "enum") return LcpSolver::enumerate;
+  if (name == "auto") return LcpSolver::automatic;
+  return std::nullopt;
+}
+
+LcpLine parse_lcp_json_line(std::string_view line, long line_number) {
+  LcpLine out;
+  out.id = line_number;
+  json j;
+  try {
+    j = json::parse(line.begin(), line.end());
+  } catch (const json::parse_error& e) {
+    out.error = "not a JSON object (parse error at byte " + std::to_string(e.byte) + ")";
+    return out;
+  } catch (const std::exception& e) {
+    out.error = std::string("not a JSON object (") + e.what() + ")";
+    return out;
+  }
+  if (j.is_object()) {
+    const auto id = j.find("id");
+    if (id != j.end()) out.id = *id;
+  }
+  out.error = read_problem(j, out.problem);
+  return out;
+}
+
+json lcp_result_json(const json& id, const LcpSolution& s) {
+  json o = json::object();
+  o["id"] = id;
+  o["status"] = s.status == Status::ok ? std::string("ok") : std::string("error: ") + status_reason(s.status);
+  if (s.status == Status::ok) {
+    o["z"] = numbers(s.z);
+    o["w"] = numbers(s.w);
+  }
+  o["iterations"] = s.iterations;
+  if (std::isfinite(s.residual))
+    o["residual"] = s.residual;
+  else
+    o["residual"] = nullptr;
+  o["solver"] = lcp::solver_name(s.solver);
+  return o;
+}
+
+json lcp_error_json(const json& id, const std::string& reason) {
+  json o = json::object();
+  o["id"] = id;
+  o["status"] = "error: " + reason;
+  return o;
+}
+
+}  // namespace obliq

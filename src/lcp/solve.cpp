@@ -1,0 +1,63 @@
+// lcp/solve.cpp: the host LCP API: one problem, or a batch in parallel over OpenMP.
+//
+// Each problem runs the per-scenario core (obliq/core/lcp/select.hpp) in double on row-major
+// views of its own vectors, with scratch from a per-thread buffer. Problems are independent: a
+// failure is a status and never touches another problem.
+#include <omp.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "obliq/lcp.hpp"
+
+namespace obliq {
+namespace {
+
+LcpSolution solve_one(const LcpProblem& p, const LcpOptions& opt, std::vector<double>& scratch) {
+  LcpSolution s;
+  const LcpSolver solver = p.solver.value_or(opt.solver);
+  s.solver = solver == LcpSolver::automatic ? LcpSolver::lemke : solver;
+  const int m = p.m;
+  if (m < 0 || p.M.size() != std::size_t(m) * std::size_t(m) || p.q.size() != std::size_t(m)) {
+    s.status = Status::bad_shape;
+    s.residual = 0;
+    return s;
+  }
+  s.z.assign(std::size_t(m), 0.0);
+  s.w.assign(std::size_t(m), 0.0);
+  const std::size_t need = lcp::solve_workspace<double>(m);
+  if (scratch.size() < need) scratch.resize(need);
+  Arena<double> arena{scratch.data(), scratch.size()};
+  MatView<const double> M{p.M.data(), m, m, m, 1};
+  VecView<const double> q{p.q.data(), m, 1};
+  VecView<double> z{s.z.data(), m, 1}, w{s.w.data(), m, 1};
+  LcpSolver used = s.solver;
+  const lcp::Result<double> r = lcp::solve<double>(M, q, z, w, arena, solver, opt.max_iterations, &used, opt.omega);
+  s.status = r.status;
+  s.iterations = r.iterations;
+  s.residual = r.residual;
+  s.solver = used;
+  return s;
+}
+
+}  // namespace
+
+LcpSolution solve_lcp(const LcpProblem& problem, const LcpOptions& options) {
+  std::vector<double> scratch;
+  return solve_one(problem, options, scratch);
+}
+
+std::vector<LcpSolution> solve_lcp_batch(const std::vector<LcpProblem>& problems, const LcpOptions& options) {
+  std::vector<LcpSolution> out(problems.size());
+  const long n = long(problems.size());
+  const int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
+#pragma omp parallel num_threads(threads)
+  {
+    std::vector<double> scratch;  // per thread, grown to the largest m it meets
+#pragma omp for schedule(dynamic, 16)
+    for (long i = 0; i < n; ++i) out[std::size_t(i)] = solve_one(problems[std::size_t(i)], options, scratch);
+  }
+  return out;
+}
+
+}  // namespace obliq
