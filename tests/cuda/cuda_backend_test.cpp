@@ -1,0 +1,383 @@
+// tests/cuda/cuda_backend_test.cpp: the cuda backend against the Eigen reference path.
+//
+// Random scenarios (src/io/random_scenarios.hpp, the generator of the CPU property tests) and
+// hand-made physical cases, both laws, impact and dynamics, double and float, both methods
+// (fused kernels, cuBLAS/cuSOLVER library path) and both layouts; a bitwise determinism check;
+// caller-owned device pointers. Every test skips itself with "no CUDA device found: ..." where
+// the CUDA runtime sees no device (CI has nvcc but no GPU). Listing the tests touches no CUDA
+// API, so gtest_discover_tests works on such a machine.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "io/random_scenarios.hpp"
+#include "obliq/batch.hpp"
+#include "obliq/cuda.hpp"
+#include "obliq/reference.hpp"
+
+namespace {
+
+using obliq::Batch;
+using obliq::DynamicsResults;
+using obliq::ImpactResults;
+using obliq::Law;
+using obliq::Scenario;
+using obliq::Shape;
+using obliq::Status;
+namespace cu = obliq::cuda;
+
+#define OBLIQ_REQUIRE_DEVICE()                          \
+  do {                                                  \
+    std::string why_;                                   \
+    if (!cu::device_available(&why_)) GTEST_SKIP() << why_; \
+  } while (0)
+
+template <class T> double tolerance() { return std::is_same_v<T, double> ? 1e-7 : 3e-3; }
+
+// Relative closeness of a vector, scaled by the reference's size.
+::testing::AssertionResult close(const char* what, std::size_t s, const Eigen::VectorXd& got, const Eigen::VectorXd& ref,
+                                 double tol) {
+  if (got.size() != ref.size()) return ::testing::AssertionFailure() << what << " size differs in scenario " << s;
+  const double scale = 1.0 + (ref.size() ? ref.cwiseAbs().maxCoeff() : 0.0);
+  const double err = got.size() ? (got - ref).cwiseAbs().maxCoeff() : 0.0;
+  if (!(err <= tol * scale))
+    return ::testing::AssertionFailure() << what << " of scenario " << s << " differs by " << err << " (scale " << scale
+                                         << ")\n got " << got.transpose() << "\n ref " << ref.transpose();
+  return ::testing::AssertionSuccess();
+}
+
+// Random scenarios of one shape, as the CPU property tests draw them, plus the tolerances
+// float needs (a resting row's A_u qdot is zero only to rounding).
+template <class T> Batch<T> random_batch(Shape shape, std::size_t count, Law law, bool dynamics, int dependent, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  obliq::RandomOptions o;
+  o.law = law;
+  o.cond_M = 1e2;
+  o.dependent_rows = dependent;
+  if (dynamics) {
+    o.p_approaching = 0;
+    o.p_resting = 2;
+    o.p_open = 1;
+    o.forces = true;
+    o.adot_qdot = true;
+  } else {
+    o.p_approaching = 3;
+    o.p_resting = 1;
+    o.p_separating = 1;
+    o.p_open = 1;
+    o.applied_impulse = true;
+  }
+  Batch<T> b(shape, count);
+  for (std::size_t s = 0; s < count; ++s) {
+    Scenario sc = obliq::random_scenario(rng, shape, o);
+    if (std::is_same_v<T, float>) sc.vel_tol = 1e-3;
+    b.set(s, sc);
+  }
+  return b;
+}
+
+// Every scenario of `got` against reference::impact on the same (T-rounded) scenario.
+template <class T> void expect_impact_matches(const Batch<T>& in, const ImpactResults<T>& got, double tol) {
+  ASSERT_EQ(got.count, in.count);
+  std::size_t ok = 0, energy_mismatch = 0;
+  for (std::size_t s = 0; s < in.count; ++s) {
+    const obliq::ImpactResult ref = obliq::reference::impact(in.get(s));
+    const obliq::ImpactResult r = got.get(s);
+    ASSERT_EQ(int(r.status), int(ref.status)) << "scenario " << s << ": " << obliq::status_reason(r.status) << " vs "
+                                              << obliq::status_reason(ref.status);
+    if (ref.status != Status::ok) continue;
+    ++ok;
+    EXPECT_TRUE(close("qdot_plus", s, r.qdot_plus, ref.qdot_plus, tol));
+    EXPECT_TRUE(close("impulse", s, r.impulse, ref.impulse, tol));
+    EXPECT_TRUE(close("lambda", s, r.lambda, ref.lambda, tol));
+    EXPECT_EQ(r.active, ref.active) << "scenario " << s;
+    EXPECT_NEAR(r.kinetic_energy_pre, ref.kinetic_energy_pre, tol * (1 + std::abs(ref.kinetic_energy_pre)));
+    EXPECT_NEAR(r.kinetic_energy_post, ref.kinetic_energy_post, tol * (1 + std::abs(ref.kinetic_energy_post)));
+    if (r.energy_consistent != ref.energy_consistent) ++energy_mismatch;
+  }
+  EXPECT_GT(ok, in.count / 2) << "too few scenarios solved to compare";
+  // The energy test is a threshold on an eigenvalue: in float a borderline case may flip.
+  if (std::is_same_v<T, double>) EXPECT_EQ(energy_mismatch, 0u);
+  else EXPECT_LE(energy_mismatch, in.count / 50 + 1);
+}
+
+template <class T> void expect_dynamics_matches(const Batch<T>& in, const DynamicsResults<T>& got, double tol) {
+  ASSERT_EQ(got.count, in.count);
+  std::size_t ok = 0;
+  for (std::size_t s = 0; s < in.count; ++s) {
+    const obliq::DynamicsResult ref = obliq::reference::dynamics(in.get(s));
+    const obliq::DynamicsResult r = got.get(s);
+    ASSERT_EQ(int(r.status), int(ref.status)) << "scenario " << s << ": " << obliq::status_reason(r.status) << " vs "
+                                              << obliq::status_reason(ref.status);
+    if (ref.status != Status::ok) continue;
+    ++ok;
+    EXPECT_TRUE(close("qddot", s, r.qddot, ref.qddot, tol));
+    EXPECT_TRUE(close("lambda", s, r.lambda, ref.lambda, tol));
+    EXPECT_EQ(r.active, ref.active) << "scenario " << s;
+  }
+  EXPECT_GT(ok, in.count / 2) << "too few scenarios solved to compare";
+}
+
+template <class T> class CudaBackend : public ::testing::Test {};
+using Scalars = ::testing::Types<double, float>;
+TYPED_TEST_SUITE(CudaBackend, Scalars);
+
+struct Variant {
+  cu::Method method;
+  cu::Layout layout;
+};
+const Variant kVariants[] = {{cu::Method::fused, cu::Layout::interleaved},
+                             {cu::Method::fused, cu::Layout::contiguous},
+                             {cu::Method::library, cu::Layout::interleaved},
+                             {cu::Method::library, cu::Layout::contiguous}};
+
+std::string describe(const Variant& v, Law law, Shape s) {
+  return std::string(cu::method_name(v.method)) + "/" + cu::layout_name(v.layout) + "/" + obliq::law_name(law) + " n=" +
+         std::to_string(s.n) + " m_b=" + std::to_string(s.m_b) + " m_u=" + std::to_string(s.m_u);
+}
+
+const Shape kShapes[] = {{6, 0, 3}, {12, 1, 3}, {18, 2, 6}};
+
+TYPED_TEST(CudaBackend, ImpactMatchesReferenceOnRandomScenarios) {
+  OBLIQ_REQUIRE_DEVICE();
+  using T = TypeParam;
+  unsigned seed = 11;
+  for (Law law : {Law::projection, Law::complementarity})
+    for (Shape shape : kShapes) {
+      const Batch<T> in = random_batch<T>(shape, 300, law, /*dynamics=*/false, 0, seed++);
+      for (const Variant& v : kVariants) {
+        SCOPED_TRACE(describe(v, law, shape));
+        cu::Options opt;
+        opt.method = v.method;
+        opt.scratch_layout = v.layout;
+        ImpactResults<T> out;
+        cu::solve_impact(in, out, opt, v.layout);
+        expect_impact_matches(in, out, tolerance<T>());
+      }
+    }
+}
+
+TYPED_TEST(CudaBackend, ImpactMatchesReferenceWithDependentRows) {
+  OBLIQ_REQUIRE_DEVICE();
+  using T = TypeParam;
+  // Rank-deficient unilateral rows: the library path hands these to the fused kernel.
+  for (Law law : {Law::projection, Law::complementarity}) {
+    const Batch<T> in = random_batch<T>({12, 1, 4}, 200, law, false, /*dependent=*/1, 77);
+    for (const Variant& v : kVariants) {
+      SCOPED_TRACE(describe(v, law, in.shape));
+      cu::Options opt;
+      opt.method = v.method;
+      ImpactResults<T> out;
+      cu::solve_impact(in, out, opt, v.layout);
+      expect_impact_matches(in, out, tolerance<T>() * 10);
+    }
+  }
+}
+
+TYPED_TEST(CudaBackend, DynamicsMatchesReferenceOnRandomScenarios) {
+  OBLIQ_REQUIRE_DEVICE();
+  using T = TypeParam;
+  unsigned seed = 101;
+  for (Law law : {Law::projection, Law::complementarity})
+    for (Shape shape : kShapes) {
+      const Batch<T> in = random_batch<T>(shape, 300, law, /*dynamics=*/true, 0, seed++);
+      for (const Variant& v : kVariants) {
+        SCOPED_TRACE(describe(v, law, shape));
+        cu::Options opt;
+        opt.method = v.method;
+        opt.scratch_layout = v.layout;
+        DynamicsResults<T> out;
+        cu::solve_dynamics(in, out, opt, v.layout);
+        expect_dynamics_matches(in, out, tolerance<T>());
+      }
+    }
+}
+
+// Hand-made cases with known answers, mixed with bad scenarios that must fail alone.
+TYPED_TEST(CudaBackend, PhysicalCasesAndBadScenariosInOneBatch) {
+  OBLIQ_REQUIRE_DEVICE();
+  using T = TypeParam;
+  const Shape shape{3, 0, 2};
+  Batch<T> in(shape, 5);
+  // 0: a point mass (n = 3) falling onto the ground plane, row 0 = +z, row 1 open; e = 0.5.
+  Scenario ball = Scenario::zeros(shape);
+  ball.M = 2.0 * Eigen::Matrix3d::Identity();
+  ball.qdot << 1.0, 0.0, -4.0;
+  ball.A_u << 0, 0, 1, 1, 0, 0;
+  ball.phi_u << 0.0, 0.5;
+  ball.e << 0.5, 0.5;
+  ball.law = Law::complementarity;
+  in.set(0, ball);
+  // 1: the same under the projection law.
+  Scenario ball_p = ball;
+  ball_p.law = Law::projection;
+  in.set(1, ball_p);
+  // 2: M not positive definite.
+  Scenario bad_m = ball;
+  bad_m.M(2, 2) = -1.0;
+  in.set(2, bad_m);
+  // 3: restitution outside [0, 1].
+  Scenario bad_e = ball;
+  bad_e.e << 1.5, 0.5;
+  in.set(3, bad_e);
+  // 4: two coupled contacts (seed 004's geometry), elastic on one, plastic on the other.
+  Scenario pair = Scenario::zeros(shape);
+  pair.M = Eigen::Matrix3d::Identity();
+  pair.A_u << 1, 1, 0, 0, 1, 1;
+  pair.qdot << -1.0, -1.0, -1.0;
+  pair.e << 1.0, 0.0;
+  in.set(4, pair);
+
+  for (const Variant& v : kVariants) {
+    SCOPED_TRACE(describe(v, Law::complementarity, shape));
+    cu::Options opt;
+    opt.method = v.method;
+    ImpactResults<T> out;
+    cu::solve_impact(in, out, opt, v.layout);
+    expect_impact_matches(in, out, tolerance<T>());
+    // The ball bounces: v_z = -e v_z- = 2, tangential velocity unchanged, impulse 2 * 6 = 12.
+    for (std::size_t s : {0u, 1u}) {
+      const obliq::ImpactResult r = out.get(s);
+      ASSERT_EQ(r.status, Status::ok);
+      EXPECT_NEAR(r.qdot_plus(2), 2.0, 1e-5);
+      EXPECT_NEAR(r.qdot_plus(0), 1.0, 1e-5);
+      EXPECT_NEAR(r.impulse(2), 12.0, 1e-4);
+      EXPECT_EQ(r.active(0), 1);
+      EXPECT_EQ(r.active(1), 0);
+      EXPECT_TRUE(r.energy_consistent);
+    }
+    EXPECT_EQ(out.status[2], Status::not_spd);
+    EXPECT_EQ(out.status[3], Status::bad_restitution);
+    // Coupled contacts with e = (1, 0) are not energy consistent (MATH.md 6).
+    EXPECT_EQ(out.status[4], Status::ok);
+    EXPECT_EQ(out.energy_consistent[4], 0);
+  }
+}
+
+// Seed 004's example: W = [[2, 1], [1, 2]], b = (-3, -3), lambda = (1, 1), qdd = 0 on both rows.
+TYPED_TEST(CudaBackend, DynamicsSeedExample) {
+  OBLIQ_REQUIRE_DEVICE();
+  using T = TypeParam;
+  const Shape shape{3, 0, 2};
+  Scenario sc = Scenario::zeros(shape);
+  sc.A_u << 1, 1, 0, 0, 1, 1;
+  sc.u << -1, -2, -1;
+  sc.qdot << 1, -1, 1;
+  Batch<T> in(shape, 2);
+  in.set(0, sc);
+  sc.law = Law::projection;
+  in.set(1, sc);
+  for (const Variant& v : kVariants) {
+    SCOPED_TRACE(describe(v, Law::complementarity, shape));
+    cu::Options opt;
+    opt.method = v.method;
+    DynamicsResults<T> out;
+    cu::solve_dynamics(in, out, opt, v.layout);
+    expect_dynamics_matches(in, out, tolerance<T>());
+    for (std::size_t s : {0u, 1u}) {
+      const obliq::DynamicsResult r = out.get(s);
+      ASSERT_EQ(r.status, Status::ok);
+      EXPECT_NEAR(r.lambda(0), 1.0, 1e-5);
+      EXPECT_NEAR(r.lambda(1), 1.0, 1e-5);
+    }
+  }
+}
+
+template <class T> bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+
+// Same input, same output bits, run twice (fused and library, both layouts).
+TYPED_TEST(CudaBackend, BitwiseDeterministic) {
+  OBLIQ_REQUIRE_DEVICE();
+  using T = TypeParam;
+  const Batch<T> in = random_batch<T>({12, 1, 4}, 1000, Law::complementarity, false, 0, 5);
+  const Batch<T> dyn = random_batch<T>({12, 1, 4}, 1000, Law::projection, true, 0, 6);
+  for (const Variant& v : kVariants) {
+    SCOPED_TRACE(describe(v, Law::complementarity, in.shape));
+    cu::Options opt;
+    opt.method = v.method;
+    opt.scratch_layout = v.layout;
+    ImpactResults<T> a, b;
+    cu::solve_impact(in, a, opt, v.layout);
+    cu::solve_impact(in, b, opt, v.layout);
+    EXPECT_TRUE(same_bits(a.qdot_plus, b.qdot_plus));
+    EXPECT_TRUE(same_bits(a.impulse, b.impulse));
+    EXPECT_TRUE(same_bits(a.lambda, b.lambda));
+    EXPECT_TRUE(same_bits(a.kinetic_energy_post, b.kinetic_energy_post));
+    EXPECT_TRUE(same_bits(a.energy_consistent, b.energy_consistent));
+    EXPECT_TRUE(same_bits(a.status, b.status));
+    DynamicsResults<T> c, d;
+    cu::solve_dynamics(dyn, c, opt, v.layout);
+    cu::solve_dynamics(dyn, d, opt, v.layout);
+    EXPECT_TRUE(same_bits(c.qddot, d.qddot));
+    EXPECT_TRUE(same_bits(c.lambda, d.lambda));
+    EXPECT_TRUE(same_bits(c.status, d.status));
+  }
+}
+
+// The host dispatch (Backend::cuda) gives the cpu backend's answers.
+TYPED_TEST(CudaBackend, HostDispatchAgreesWithCpuBackend) {
+  OBLIQ_REQUIRE_DEVICE();
+  using T = TypeParam;
+  const Batch<T> in = random_batch<T>({12, 0, 4}, 500, Law::complementarity, false, 0, 9);
+  ImpactResults<T> gpu, cpu;
+  obliq::solve_impact(in, gpu, {obliq::Backend::cuda, 0});
+  obliq::solve_impact(in, cpu, {obliq::Backend::cpu, 0});
+  ASSERT_EQ(gpu.count, cpu.count);
+  for (std::size_t s = 0; s < in.count; ++s) {
+    ASSERT_EQ(gpu.status[s], cpu.status[s]) << "scenario " << s;
+    const obliq::ImpactResult g = gpu.get(s), c = cpu.get(s);
+    EXPECT_TRUE(close("qdot_plus", s, g.qdot_plus, c.qdot_plus, tolerance<T>()));
+    EXPECT_TRUE(close("lambda", s, g.lambda, c.lambda, tolerance<T>()));
+  }
+}
+
+// A DeviceBatch that wraps caller-owned device memory (no copy) gives the same results as the
+// upload path, and its outputs land in the caller's buffers.
+TYPED_TEST(CudaBackend, WrapsCallerOwnedDevicePointers) {
+  OBLIQ_REQUIRE_DEVICE();
+  using T = TypeParam;
+  const Batch<T> in = random_batch<T>({6, 0, 3}, 400, Law::complementarity, false, 0, 21);
+  for (cu::Layout layout : {cu::Layout::interleaved, cu::Layout::contiguous}) {
+    SCOPED_TRACE(cu::layout_name(layout));
+    // "The caller's" device data: a batch uploaded elsewhere, and output buffers of its own.
+    cu::DeviceBatch<T> owner(in.shape, in.count, layout);
+    owner.upload(in);
+    const std::size_t n = in.shape.n, m = in.m();
+    cu::DeviceMemory qplus(in.count * n * sizeof(T)), lam(in.count * m * sizeof(T));
+
+    cu::DeviceBatch<T> view = cu::DeviceBatch<T>::wrap(in.shape, in.count, layout);
+    view.M = owner.M;
+    view.qdot = owner.qdot;
+    view.h = owner.h;
+    view.u = owner.u;
+    view.i_u = owner.i_u;
+    view.A_b = owner.A_b;
+    view.A_u = owner.A_u;
+    view.phi_u = owner.phi_u;
+    view.Adot_qdot = owner.Adot_qdot;
+    view.e = owner.e;
+    view.law = owner.law;
+    view.gap_tol = owner.gap_tol;
+    view.vel_tol = owner.vel_tol;
+    view.qdot_plus = cu::strided(static_cast<T*>(qplus.get()), layout, in.count, n);
+    view.lambda = cu::strided(static_cast<T*>(lam.get()), layout, in.count, m);
+    cu::impact(view);
+    EXPECT_EQ(view.qdot_plus.data, static_cast<T*>(qplus.get()));
+
+    ImpactResults<T> wrapped, uploaded;
+    view.download(wrapped);
+    cu::solve_impact(in, uploaded, cu::Options{}, layout);
+    EXPECT_TRUE(same_bits(wrapped.qdot_plus, uploaded.qdot_plus));
+    EXPECT_TRUE(same_bits(wrapped.lambda, uploaded.lambda));
+    EXPECT_TRUE(same_bits(wrapped.status, uploaded.status));
+    expect_impact_matches(in, wrapped, tolerance<T>());
+  }
+}
+
+}  // namespace
