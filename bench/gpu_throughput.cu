@@ -46,7 +46,7 @@ struct Config {
   std::vector<std::pair<int, int>> shapes = {{6, 3}, {12, 4}, {18, 8}, {30, 12}, {40, 24}};
   std::vector<std::size_t> batches = {1000, 10000, 100000, 1000000};
   double mem_gb = 48;     // cap on one batch's input bytes
-  double run_s = 4;       // cap on one variant's projected time (warm-up + timed runs)
+  double run_s = 6;       // cap on one variant's projected time (warm-up + timed runs)
   double budget_s = 300;  // deadline for the whole benchmark
   int min_reps = 3;
   double min_time_s = 0.2;
