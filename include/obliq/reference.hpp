@@ -17,12 +17,20 @@ Eigen::VectorXi impact_candidates(const Scenario& s);
 Eigen::VectorXi dynamics_candidates(const Scenario& s);
 
 // Post-impact velocity, impulses, energies and the energy-consistency test (MATH.md 5-7).
+// Law::projection: lambda = W^+ (t - A v_f), v = v_f + M^-1 A^T lambda on [A_b; A_u,C]
+// (inconsistent targets met in least squares). Law::complementarity: the QP of FORMAT.md, solved
+// exactly (bilateral reduction, then a least-distance program through Lawson-Hanson NNLS), with
+// the minimum-norm valid multiplier of MATH.md 7; Status::infeasible when no velocity meets the
+// rows (bilateral targets tested as in MATH.md 1). On any error status the result vectors are
+// sized (n, n, m_b + m_u, m_u) and zero.
 ImpactResult impact(const Scenario& s);
 
-// Constrained acceleration and forces (MATH.md 4 and 7).
+// Constrained acceleration and forces (MATH.md 4 and 7), the same two laws with a_f = M^-1 (u - h)
+// and targets -Adot_qdot; Status::unresolved_impact when a closed row approaches (FORMAT.md).
 DynamicsResult dynamics(const Scenario& s);
 
-// Building blocks, exposed for the identity tests (MATH.md 1-3).
+// Building blocks, exposed for the identity tests (MATH.md 1-3). M must be SPD (not checked);
+// A is m x n with any m >= 0 (rank decided on A alone, tau = max(m, n) eps s_1).
 struct Projection {
   int rank = 0;
   Eigen::MatrixXd A_pinv;              // n x m, A^+ with the rank tolerance of MATH.md 1
