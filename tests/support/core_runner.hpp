@@ -41,7 +41,7 @@ template <class T> struct CoreScenario {
   }
 };
 
-// Runs obliq::impact<T>; reports the arena high-water mark through `used` when given.
+// Runs obliq::impact<T>; reports the arena's high-water mark through `used` when given.
 template <class T> ImpactResult core_impact(const Scenario& s, std::size_t* used = nullptr) {
   CoreScenario<T> c(s);
   const int n = c.view.n, mb = c.view.m_b, mu = c.view.m_u;
@@ -56,7 +56,7 @@ template <class T> ImpactResult core_impact(const Scenario& s, std::size_t* used
   Arena<T> arena{scratch.data(), ws};
   ImpactResult r;
   r.status = impact(c.view, out, arena);
-  if (used) *used = arena.used;
+  if (used) *used = arena.peak;
   r.qdot_plus = Eigen::Map<Eigen::Matrix<T, -1, 1>>(qp.data(), n).template cast<double>();
   r.impulse = Eigen::Map<Eigen::Matrix<T, -1, 1>>(imp.data(), n).template cast<double>();
   r.lambda = Eigen::Map<Eigen::Matrix<T, -1, 1>>(lam.data(), mb + mu).template cast<double>();
@@ -68,7 +68,7 @@ template <class T> ImpactResult core_impact(const Scenario& s, std::size_t* used
   return r;
 }
 
-template <class T> DynamicsResult core_dynamics(const Scenario& s) {
+template <class T> DynamicsResult core_dynamics(const Scenario& s, std::size_t* used = nullptr) {
   CoreScenario<T> c(s);
   const int n = c.view.n, mb = c.view.m_b, mu = c.view.m_u;
   std::vector<T> qdd(n), lam(mb + mu);
@@ -79,6 +79,7 @@ template <class T> DynamicsResult core_dynamics(const Scenario& s) {
   Arena<T> arena{scratch.data(), ws};
   DynamicsResult r;
   r.status = dynamics(c.view, out, arena);
+  if (used) *used = arena.peak;
   r.qddot = Eigen::Map<Eigen::Matrix<T, -1, 1>>(qdd.data(), n).template cast<double>();
   r.lambda = Eigen::Map<Eigen::Matrix<T, -1, 1>>(lam.data(), mb + mu).template cast<double>();
   r.active.resize(mu);

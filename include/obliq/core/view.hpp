@@ -51,6 +51,7 @@ template <class T> struct Arena {
   std::size_t capacity = 0;  // in elements (not counting the stride)
   std::ptrdiff_t stride = 1;
   std::size_t used = 0;
+  std::size_t peak = 0;  // high-water mark of `used`
   bool overflow = false;
 
   OBLIQ_HD T* take(std::size_t count) {
@@ -60,6 +61,7 @@ template <class T> struct Arena {
     }
     T* p = base + used * stride;
     used += count;
+    peak = used > peak ? used : peak;
     return p;
   }
   OBLIQ_HD MatView<T> mat(int rows, int cols) {

@@ -92,13 +92,26 @@ OBLIQ_HD void lemke_pivot(MatView<T> tab, int m, int r, int s, IndexView<T> rowv
   // Row r: v = (u - rhs_r - sum_{j != s} T_rj x_j) / p.
   for (int j = 0; j < nc; ++j) tab(r, j) = -tab(r, j) * inv;
   tab(r, s) = inv;
-  // Other rows: substitute v.
-  for (int i = 0; i < m; ++i) {
-    if (i == r) continue;
-    const T f = tab(i, s);
-    if (f == T(0)) continue;
-    for (int j = 0; j < nc; ++j) tab(i, j) += f * tab(r, j);
-    tab(i, s) = f * inv;
+  // Other rows: substitute v. (Contiguous rows, the CPU layout, get a loop the compiler
+  // vectorises; strided ones the generic loop.)
+  if (tab.cs == 1) {
+    const T* __restrict__ pr = &tab(r, 0);
+    for (int i = 0; i < m; ++i) {
+      if (i == r) continue;
+      T* __restrict__ pi = &tab(i, 0);
+      const T f = pi[s];
+      if (f == T(0)) continue;
+      for (int j = 0; j < nc; ++j) pi[j] += f * pr[j];
+      pi[s] = f * inv;
+    }
+  } else {
+    for (int i = 0; i < m; ++i) {
+      if (i == r) continue;
+      const T f = tab(i, s);
+      if (f == T(0)) continue;
+      for (int j = 0; j < nc; ++j) tab(i, j) += f * tab(r, j);
+      tab(i, s) = f * inv;
+    }
   }
   const int u = rowvar.get(r), v = colvar.get(s);
   rowvar.set(r, v);

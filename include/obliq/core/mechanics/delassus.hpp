@@ -49,14 +49,15 @@ OBLIQ_HD Status factor_delassus(MatView<const T> A, MatView<const T> L, Delassus
 template <class T> OBLIQ_HD bool targets_consistent(const DelassusFactor<T>& f, VecView<const T> t) {
   const T tol = sizeof(T) == sizeof(double) ? T(1e-10) : T(1e-5);
   const int m = f.svd.m, r = f.svd.rank;
-  T tt = T(0), pp = T(0);
+  // The residual lies in the span of the trailing columns U_{r+1..m} (U is orthogonal):
+  // |t - U_r U_r^T t|^2 = sum_{j >= r} (U_j^T t)^2, summed directly (no cancellation).
+  T tt = T(0), res2 = T(0);
   for (int i = 0; i < m; ++i) tt += t[i] * t[i];
-  for (int j = 0; j < r; ++j) {  // ||U_r^T t||^2; the residual is the rest (U orthogonal)
+  for (int j = r; j < m; ++j) {
     T c = T(0);
     for (int i = 0; i < m; ++i) c += f.svd.U(i, j) * t[i];
-    pp += c * c;
+    res2 += c * c;
   }
-  const T res2 = max_(tt - pp, T(0));
   return std::sqrt(res2) <= tol * max_(T(1), std::sqrt(tt));
 }
 
