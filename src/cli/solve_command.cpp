@@ -58,17 +58,17 @@ bool solve_chunk(std::vector<io::ScenarioLine>& lines, const SolveOptions& opt, 
       DynamicsResults<double> res;
       solve_dynamics(batch, res, run);
       for (std::size_t s = 0; s < members.size(); ++s) {
-        const DynamicsResult r = res.get(s);
-        any_error = any_error || r.status != Status::ok;
-        text[members[s]] = io::dump_line(io::dynamics_result_to_json(lines[members[s]].id, r));
+        const io::ojson j = io::dynamics_result_to_json(lines[members[s]].id, res.get(s));
+        any_error = any_error || j.at("status") != "ok";
+        text[members[s]] = io::dump_line(j);
       }
     } else {
       ImpactResults<double> res;
       solve_impact(batch, res, run);
       for (std::size_t s = 0; s < members.size(); ++s) {
-        const ImpactResult r = res.get(s);
-        any_error = any_error || r.status != Status::ok;
-        text[members[s]] = io::dump_line(io::impact_result_to_json(lines[members[s]].id, r));
+        const io::ojson j = io::impact_result_to_json(lines[members[s]].id, res.get(s));
+        any_error = any_error || j.at("status") != "ok";
+        text[members[s]] = io::dump_line(j);
       }
     }
   }
@@ -86,6 +86,7 @@ int run_solve(const SolveOptions& opt) {
     return 2;
   }
   run.threads = opt.threads;
+  std::ios::sync_with_stdio(false);  // only iostreams are used below
 
   // Input: a file or standard input.
   std::ifstream file_in;
@@ -102,8 +103,6 @@ int run_solve(const SolveOptions& opt) {
       return 2;
     }
     in = &file_in;
-  } else {
-    std::ios::sync_with_stdio(false);
   }
 
   // Output: standard output or -o OUT.

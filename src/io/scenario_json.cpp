@@ -330,8 +330,15 @@ nlohmann::json scenario_to_json(const Scenario& s) {
   return j;
 }
 
+// An ok result whose numbers overflowed (inputs near the limits of double) cannot be written
+// so that it reads back: JSON has no Infinity. It becomes an error line instead.
+constexpr const char* kNonFiniteResult = "non-finite result (the inputs overflow double precision)";
+
 ojson impact_result_to_json(const ojson& id, const ImpactResult& r) {
   if (r.status != Status::ok) return error_to_json(id, status_reason(r.status));
+  if (!r.qdot_plus.allFinite() || !r.impulse.allFinite() || !r.lambda.allFinite() ||
+      !std::isfinite(r.kinetic_energy_pre) || !std::isfinite(r.kinetic_energy_post))
+    return error_to_json(id, kNonFiniteResult);
   ojson j;
   j["id"] = id;
   j["status"] = "ok";
@@ -347,6 +354,7 @@ ojson impact_result_to_json(const ojson& id, const ImpactResult& r) {
 
 ojson dynamics_result_to_json(const ojson& id, const DynamicsResult& r) {
   if (r.status != Status::ok) return error_to_json(id, status_reason(r.status));
+  if (!r.qddot.allFinite() || !r.lambda.allFinite()) return error_to_json(id, kNonFiniteResult);
   ojson j;
   j["id"] = id;
   j["status"] = "ok";

@@ -279,6 +279,47 @@ TEST(ImpactCommand, MixedShapesAreGroupedButKeepTheirOrder) {
   EXPECT_TRUE(near(vec(out[8].at("qdot_plus")), Eigen::Vector2d(4, 3), kTol));  // M^-1 (1, -1) = (1, -1)
 }
 
+TEST(ImpactCommand, GarbageLinesNeverStopTheRun) {
+  // Lines cut short, doubled, binary bytes, deep nesting, huge numbers: one output line each
+  // (ok or an error), in order, and the good line at the end still right.
+  const std::string good = R"({"id": "last", "M": [[1]], "qdot": [-2], "A_u": [[1]], "e": 0.5})";
+  std::vector<std::string> lines = {
+      R"({"M": [[1]], "qdot": [-2], "A_u": [[1]], "e": 0.5)",
+      R"({"M": [[1]], "qdot": [-2]}{"M": [[1]], "qdot": [-2]})",
+      std::string("{\"id\": \"\xff\xfe\", \"M\": [[1]], \"qdot\": [1]}"),
+      std::string(5000, '[') + std::string(5000, ']'),
+      R"({"M": [[1e308]], "qdot": [1e308], "A_u": [[1e308]], "e": 1})",
+      R"({"M": [[1]], "qdot": [18446744073709551616], "A_u": [[-9223372036854775809]]})",
+      "\x01\x02\x03",
+      R"({"M": [[1]], "qdot": [1], "A_u": [[1]], "e": [0.5], "e": 2})",
+      good,
+  };
+  std::string text;
+  for (const auto& l : lines) text += l + "\n";
+  const auto path = write_temp("garbage.jsonl", text);
+  const auto r = run_obliq("impact " + quote(path.string()));
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  std::vector<json> out;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);) {
+    json j = json::parse(line, nullptr, false);  // invalid UTF-8 echoed back is replaced
+    ASSERT_FALSE(j.is_discarded()) << line;
+    out.push_back(j);
+  }
+  ASSERT_EQ(out.size(), lines.size());
+  for (std::size_t k = 0; k + 1 < out.size(); ++k) {
+    const std::string st = status_of(out[k]);
+    EXPECT_TRUE(st == "ok" || st.rfind("error: ", 0) == 0) << st;
+  }
+  EXPECT_EQ(status_of(out[1]).rfind("error: not a JSON object", 0), 0u) << status_of(out[1]);
+  EXPECT_EQ(status_of(out[3]).rfind("error: not a JSON object", 0), 0u) << status_of(out[3]);
+  // Values near the limit of double: the energy overflows, which is an error, never a null.
+  EXPECT_EQ(status_of(out[4]).rfind("error: non-finite result", 0), 0u) << out[4].dump();
+  EXPECT_EQ(status_of(out[7]), "error: e outside [0, 1] (e = 2)");  // the last duplicate key wins
+  EXPECT_EQ(out.back().at("id"), "last");
+  EXPECT_TRUE(near(vec(out.back().at("qdot_plus")), Eigen::VectorXd::Constant(1, 1.0), kTol));
+}
+
 TEST(ImpactCommand, StdinAndOutputFile) {
   const auto expected = run_obliq("impact " + quote(example("impact.jsonl")));
   ASSERT_EQ(expected.exit_code, 0);

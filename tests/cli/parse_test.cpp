@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <random>
 #include <string>
 
 #include "io/scenario_json.hpp"
@@ -216,6 +217,61 @@ TEST(ParseLine, ValueChecksAreLeftToTheSolver) {
   EXPECT_EQ(reason(R"({"M": [[1, 0.5], [0, 1]], "qdot": [1, 1]})"), "");
 }
 
+TEST(ParseLine, MutatedLinesNeverThrowAndOkMeansConsistentShapes) {
+  // Random edits of good lines (characters that matter to JSON and to this schema): the reader
+  // must never throw, and whenever it accepts a line the scenario's shapes must agree.
+  const std::vector<std::string> seeds = {
+      R"({"id": "a", "M": [[2, 0.5], [0.5, 1]], "qdot": [1, -2], "A_b": [[1, 0]], "A_u": [[0, 1], [1, 1]], "e": [0.2, 0.9], "phi_u": [0, 0]})",
+      R"({"M": [[1]], "qdot": [-1], "h": [1], "u": [2], "Adot_qdot": [0.5], "A_u": [[1]], "law": "projection", "gap_tol": 1e-9})",
+  };
+  const std::string alphabet = "{}[],:\"-+.0123456789eENaIfinity nul";
+  std::mt19937_64 rng(2024);
+  int accepted = 0, rejected = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    std::string line = seeds[trial % seeds.size()];
+    const int edits = 1 + int(rng() % 3);
+    for (int k = 0; k < edits && !line.empty(); ++k) {
+      const std::size_t at = rng() % line.size();
+      const char c = alphabet[rng() % alphabet.size()];
+      switch (rng() % 3) {
+        case 0: line.erase(at, 1); break;
+        case 1: line.insert(line.begin() + long(at), c); break;
+        default: line[at] = c;
+      }
+    }
+    for (Use use : {Use::impact, Use::dynamics, Use::all}) {
+      io::ScenarioLine p;
+      ASSERT_NO_THROW(p = parse_scenario_line(line, trial, use)) << line;
+      if (p.blank) continue;
+      if (!p.error.empty()) {
+        ++rejected;
+        continue;
+      }
+      ++accepted;
+      const Scenario& s = p.scenario;
+      const Shape sh = s.shape();
+      ASSERT_GE(sh.n, 1) << line;
+      EXPECT_EQ(s.M.cols(), sh.n) << line;
+      EXPECT_EQ(s.qdot.size(), sh.n) << line;
+      EXPECT_EQ(s.h.size(), sh.n) << line;
+      EXPECT_EQ(s.u.size(), sh.n) << line;
+      EXPECT_EQ(s.i_u.size(), sh.n) << line;
+      EXPECT_EQ(s.A_b.cols(), sh.n) << line;
+      EXPECT_EQ(s.A_u.cols(), sh.n) << line;
+      EXPECT_EQ(s.phi_u.size(), sh.m_u) << line;
+      EXPECT_EQ(s.e.size(), sh.m_u) << line;
+      EXPECT_EQ(s.Adot_qdot.size(), sh.m_b + sh.m_u) << line;
+      EXPECT_TRUE(s.M.allFinite() && s.qdot.allFinite() && s.A_u.allFinite() && s.e.allFinite()) << line;
+      EXPECT_TRUE((s.e.array() >= 0).all() && (s.e.array() <= 1).all()) << line;
+      EXPECT_GE(s.gap_tol, 0) << line;
+      EXPECT_GE(s.vel_tol, 0) << line;
+    }
+  }
+  // Both outcomes occur, so the loop tested something.
+  EXPECT_GT(accepted, 100);
+  EXPECT_GT(rejected, 100);
+}
+
 TEST(ScenarioToJson, RoundTripsEveryNumberExactly) {
   Scenario s = Scenario::zeros({3, 1, 2});
   s.id = "round trip";
@@ -270,6 +326,24 @@ TEST(ResultJson, ErrorLinesCarryOnlyIdAndStatus) {
   DynamicsResult d;
   d.status = Status::unresolved_impact;
   EXPECT_EQ(io::dynamics_result_to_json(5, d).size(), 2u);
+}
+
+TEST(ResultJson, NonFiniteResultsBecomeErrorLines) {
+  // JSON has no Infinity: an overflowed result is reported, never written as null.
+  ImpactResult r;
+  r.qdot_plus = Eigen::Vector2d(1, 2);
+  r.impulse = Eigen::Vector2d(0, 0);
+  r.lambda = Eigen::VectorXd::Zero(1);
+  r.active = Eigen::VectorXi::Ones(1);
+  r.kinetic_energy_pre = std::numeric_limits<double>::infinity();
+  const io::ojson j = io::impact_result_to_json("big", r);
+  EXPECT_EQ(j.size(), 2u);
+  EXPECT_EQ(j.at("status").get<std::string>().rfind("error: non-finite result", 0), 0u);
+  DynamicsResult d;
+  d.qddot = Eigen::Vector2d(std::nan(""), 0);
+  d.lambda = Eigen::VectorXd::Zero(0);
+  d.active = Eigen::VectorXi::Zero(0);
+  EXPECT_EQ(io::dynamics_result_to_json(1, d).size(), 2u);
 }
 
 TEST(ResultJson, OkLinesHaveEveryKeyAndExactNumbers) {
