@@ -1,0 +1,100 @@
+// tests/lcp/cli_test.cpp: `obliq lcp` end to end (JSON Lines, Siconos files, exit codes 0/3/2).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct CliRun {
+  int code;
+  std::vector<nlohmann::json> lines;
+};
+
+CliRun run(const std::string& args, const std::string& stdin_text = "") {
+  const std::string in = ::testing::TempDir() + "lcp_cli_in.txt";
+  std::ofstream(in) << stdin_text;
+  const std::string cmd = std::string(OBLIQ_CLI_PATH) + " lcp " + args + " < " + in + " 2>/dev/null";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  while (std::size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  const int status = pclose(p);
+  CliRun r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, {}};
+  std::istringstream ss(out);
+  std::string line;
+  while (std::getline(ss, line)) r.lines.push_back(nlohmann::json::parse(line));
+  return r;
+}
+
+TEST(LcpCli, JsonLinesInOrderWithErrorsAndBlankLines) {
+  const std::string text =
+      "{\"id\": \"seed004\", \"M\": [[2,1],[1,2]], \"q\": [-3,-3]}\n"
+      "\n"
+      "{\"M\": [[-1]], \"q\": [-1], \"solver\": \"lemke\"}\n"
+      "{\"id\": 7, \"M\": [[1,2]], \"q\": [1]}\n"
+      "not json\n"
+      "{\"id\": \"e\", \"M\": [[2,1],[1,2]], \"q\": [-3,-3], \"solver\": \"enum\"}\n";
+  const CliRun r = run("-", text);
+  EXPECT_EQ(r.code, 3);
+  ASSERT_EQ(r.lines.size(), 5u);
+  EXPECT_EQ(r.lines[0]["id"], "seed004");
+  EXPECT_EQ(r.lines[0]["status"], "ok");
+  EXPECT_DOUBLE_EQ(r.lines[0]["z"][0].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(r.lines[0]["z"][1].get<double>(), 1.0);
+  EXPECT_EQ(r.lines[0]["solver"], "lemke");  // auto starts with Lemke
+  EXPECT_EQ(r.lines[1]["id"], 3);            // physical line number (line 2 is blank)
+  EXPECT_EQ(r.lines[1]["status"], "error: no solution found (ray termination)");
+  EXPECT_FALSE(r.lines[1].contains("z"));
+  EXPECT_EQ(r.lines[2]["id"], 7);
+  EXPECT_EQ(r.lines[2]["status"].get<std::string>().rfind("error: bad shape", 0), 0u);
+  EXPECT_EQ(r.lines[3]["id"], 5);
+  EXPECT_EQ(r.lines[3]["status"].get<std::string>().rfind("error: not a JSON object", 0), 0u);
+  EXPECT_EQ(r.lines[4]["status"], "ok");
+  EXPECT_EQ(r.lines[4]["solver"], "enum");
+}
+
+TEST(LcpCli, AllOkExitsZeroAndSolverFlag) {
+  const CliRun r = run("- --solver pivot --threads 2", "{\"id\": 1, \"M\": [[2,1],[1,2]], \"q\": [-3,-3]}\n");
+  EXPECT_EQ(r.code, 0);
+  ASSERT_EQ(r.lines.size(), 1u);
+  EXPECT_EQ(r.lines[0]["solver"], "pivot");
+  EXPECT_EQ(r.lines[0]["w"].size(), 2u);
+}
+
+TEST(LcpCli, SiconosFiles) {
+  const std::string dir = OBLIQ_SHARED_DIR "/data/siconos-lcp/";
+  CliRun r = run(dir + "lcp_tobenna.dat");
+  EXPECT_EQ(r.code, 0);
+  ASSERT_EQ(r.lines.size(), 1u);
+  EXPECT_EQ(r.lines[0]["id"], "lcp_tobenna.dat");
+  EXPECT_EQ(r.lines[0]["z"].size(), 40u);
+  r = run(dir + "lcp_trivial_block.dat --solver lemke");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_DOUBLE_EQ(r.lines[0]["z"][2].get<double>(), 1.0 / 3.0);  // M = diag(1..9), q = -1
+  r = run(dir + "lcp_Pang_isolated_sol_perturbed.dat");
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.lines[0]["status"], "ok");
+}
+
+TEST(LcpCli, OutputFileAndMisuse) {
+  const std::string out = ::testing::TempDir() + "lcp_cli_out.jsonl";
+  CliRun r = run("- -o " + out, "{\"M\": [[1]], \"q\": [-1]}\n");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_TRUE(r.lines.empty());
+  std::ifstream f(out);
+  std::string line;
+  ASSERT_TRUE(std::getline(f, line));
+  EXPECT_EQ(nlohmann::json::parse(line)["z"][0], 1.0);
+  EXPECT_EQ(run("/nonexistent/file.jsonl").code, 2);
+  EXPECT_EQ(run("- --solver simplex", "").code, 2);
+  EXPECT_EQ(run("-", "3 0 3 3 3 3 1 2").code, 2);  // truncated Siconos file
+}
+
+}  // namespace
