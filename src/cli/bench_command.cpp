@@ -42,8 +42,9 @@ struct Measurement {
   long errors = 0;     // scenarios whose status was not ok
 };
 
-// Time solves of the whole batch until at least min_time has passed. The first solve (which
-// also sizes the result buffers) is only counted when it alone takes min_time.
+// Time solves of the whole batch until at least min_time has passed, after an untimed warm-up
+// on a few scenarios. The first solve (which also sizes the result buffers) is only counted
+// when it alone takes min_time.
 template <class T> Measurement measure(const Batch<T>& batch, bool dynamics, const RunOptions& run, double min_time) {
   using clock = std::chrono::steady_clock;
   ImpactResults<T> impact;
@@ -52,6 +53,14 @@ template <class T> Measurement measure(const Batch<T>& batch, bool dynamics, con
     if (dynamics) solve_dynamics(batch, dyn, run);
     else solve_impact(batch, impact, run);
   };
+  // Warm up (thread pool start, first touches) on a few scenarios, untimed.
+  {
+    const std::size_t k = std::min<std::size_t>(batch.count, 64);
+    Batch<T> warm(batch.shape, k);
+    for (std::size_t s = 0; s < k; ++s) warm.set(s, batch.get(s));
+    if (dynamics) solve_dynamics(warm, dyn, run);
+    else solve_impact(warm, impact, run);
+  }
   Measurement m;
   auto t0 = clock::now();
   solve();
