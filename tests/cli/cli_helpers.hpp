@@ -23,13 +23,20 @@ struct RunResult {
   std::string out, err;
 };
 
+// One scratch folder per test process, removed when the process exits.
 inline std::filesystem::path temp_dir() {
-  static const std::filesystem::path dir = [] {
-    auto d = std::filesystem::temp_directory_path() / ("obliq_cli_tests_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(d);
-    return d;
-  }();
-  return dir;
+  struct Dir {
+    std::filesystem::path path;
+    Dir() : path(std::filesystem::temp_directory_path() / ("obliq_cli_tests_" + std::to_string(::getpid()))) {
+      std::filesystem::create_directories(path);
+    }
+    ~Dir() {
+      std::error_code ec;
+      std::filesystem::remove_all(path, ec);
+    }
+  };
+  static const Dir dir;
+  return dir.path;
 }
 
 inline std::string read_text(const std::filesystem::path& p) {
