@@ -215,7 +215,7 @@ TEST(ReferenceImpact, RandomKkt) {
     EXPECT_LT(c.stationarity, 1e-12 * spec.cond) << "trial " << trial;
     EXPECT_LT(c.primal, 1e-11 * spec.cond) << "trial " << trial;
     EXPECT_LT(c.least_squares, 1e-11 * spec.cond) << "trial " << trial;
-    EXPECT_LT(c.min_norm, 1e-8 * spec.cond) << "trial " << trial;
+    EXPECT_LT(c.min_norm, 1e-12 * spec.cond) << "trial " << trial;
     worst[0] = std::max(worst[0], c.stationarity / spec.cond);
     worst[1] = std::max(worst[1], std::max(c.primal, c.least_squares) / spec.cond);
     worst[2] = std::max(worst[2], c.min_norm / spec.cond);
