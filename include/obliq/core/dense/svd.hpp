@@ -25,7 +25,9 @@ template <class T> struct Svd {
 };
 
 template <class T> OBLIQ_HD std::size_t svd_workspace(int m, int n) {
-  return std::size_t(m) * m + std::size_t(m) + std::size_t(n) * m;
+  // U, s, V, and for m < n the QR preconditioning: Householder vectors (n x m), R (m x m), betas.
+  return std::size_t(m) * m + std::size_t(m) + std::size_t(n) * m +
+         (m < n ? std::size_t(n) * m + std::size_t(m) * m + std::size_t(m) : 0);
 }
 
 // MATH.md 1: tau = max(m, n) * eps * s_1; rank = #{s_i > tau}.
@@ -41,25 +43,71 @@ template <class T> OBLIQ_HD int svd_rank(VecView<const T> s, int m, int n) {
 
 // Computes the SVD of A into views taken from the arena. Returns Status::no_convergence if the
 // sweeps did not converge (never seen on finite input; the budget is a safeguard).
+//
+// With fewer rows than columns (m < n, the usual contact case) the rotations run on the m x m
+// triangular factor of a Householder QR, X = A^T = Q R, instead of on X itself (the
+// preconditioning of LAPACK's xGEJSV): R J = B, so A = J diag(s) (Q Vh)^T with Vh = B diag(1/s);
+// the sweeps then cost O(m^3) instead of O(m^2 n), and V = Q [Vh; 0].
 template <class T> OBLIQ_HD Status svd(MatView<const T> A, Svd<T>& out, Arena<T>& arena, int max_sweeps = 60) {
   const int m = A.rows, n = A.cols;
+  const bool qr = m < n;
   out.m = m;
   out.n = n;
   out.U = arena.mat(m, m);
   out.s = arena.vec(m);
-  out.V = arena.mat(n, m);  // holds B = X J during the sweeps
+  out.V = arena.mat(n, m);
+  MatView<T> H, B;  // Householder vectors (n x m, below the diagonal); rotated matrix (p x m)
+  VecView<T> beta;
+  if (qr) {
+    H = arena.mat(n, m);
+    B = arena.mat(m, m);
+    beta = arena.vec(m);
+  } else {
+    B = out.V;
+  }
   if (arena.overflow) return Status::bad_shape;
-  MatView<T> U = out.U, B = out.V;
+  MatView<T> U = out.U;
   for (int i = 0; i < m; ++i)
     for (int j = 0; j < m; ++j) U(i, j) = (i == j) ? T(1) : T(0);
+  MatView<T> X = qr ? H : B;  // X = A^T
   for (int k = 0; k < n; ++k)
-    for (int i = 0; i < m; ++i) B(k, i) = A(i, k);
+    for (int i = 0; i < m; ++i) X(k, i) = A(i, k);
+
+  if (qr) {
+    // Householder QR of X (n x m): H_j = I - beta_j v_j v_j^T, v_j stored in X(j.., j) with
+    // v_j(j) = 1 implied by the scaling below; R goes to B (upper triangle).
+    for (int j = 0; j < m; ++j) {
+      T norm2 = T(0);
+      for (int k = j; k < n; ++k) norm2 += X(k, j) * X(k, j);
+      const T alpha = std::sqrt(norm2);
+      const T x0 = X(j, j);
+      if (alpha == T(0)) {
+        beta[j] = T(0);
+      } else {
+        const T r = x0 >= T(0) ? -alpha : alpha;  // R_jj, sign chosen against cancellation
+        const T v0 = x0 - r;
+        for (int k = j + 1; k < n; ++k) X(k, j) /= v0;
+        X(j, j) = r;
+        beta[j] = -v0 / r;  // = 2 / (v^T v) with v = (1, X(j+1.., j))
+        for (int c = j + 1; c < m; ++c) {
+          T d = X(j, c);
+          for (int k = j + 1; k < n; ++k) d += X(k, j) * X(k, c);
+          d *= beta[j];
+          X(j, c) -= d;
+          for (int k = j + 1; k < n; ++k) X(k, c) -= d * X(k, j);
+        }
+      }
+    }
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < m; ++j) B(i, j) = j >= i ? X(i, j) : T(0);
+  }
+  const int p = B.rows;
 
   const T eps = scalar_traits<T>::eps;
   // Columns below eps * |A|_F are rounding noise (their singular values fall under the rank
   // tolerance); rotating them against each other would never settle, so they are left alone.
   T frob2 = T(0);
-  for (int k = 0; k < n; ++k)
+  for (int k = 0; k < p; ++k)
     for (int i = 0; i < m; ++i) frob2 += B(k, i) * B(k, i);
   const T negligible = eps * eps * frob2;
   bool converged = (m <= 1);
@@ -67,22 +115,22 @@ template <class T> OBLIQ_HD Status svd(MatView<const T> A, Svd<T>& out, Arena<T>
     converged = true;
     for (int i = 0; i < m - 1; ++i) {
       for (int j = i + 1; j < m; ++j) {
-        T alpha = T(0), beta = T(0), gamma = T(0);
-        for (int k = 0; k < n; ++k) {
+        T alpha = T(0), beta2 = T(0), gamma = T(0);
+        for (int k = 0; k < p; ++k) {
           const T bi = B(k, i), bj = B(k, j);
           alpha += bi * bi;
-          beta += bj * bj;
+          beta2 += bj * bj;
           gamma += bi * bj;
         }
         // Rotate only when the pair is not yet orthogonal to working precision.
-        if (!(abs_(gamma) > eps * std::sqrt(alpha * beta)) || gamma == T(0)) continue;
-        if (alpha <= negligible || beta <= negligible) continue;
+        if (!(abs_(gamma) > eps * std::sqrt(alpha * beta2)) || gamma == T(0)) continue;
+        if (alpha <= negligible || beta2 <= negligible) continue;
         converged = false;
-        const T zeta = (beta - alpha) / (T(2) * gamma);
+        const T zeta = (beta2 - alpha) / (T(2) * gamma);
         const T t = (zeta >= T(0) ? T(1) : T(-1)) / (abs_(zeta) + std::sqrt(T(1) + zeta * zeta));
         const T c = T(1) / std::sqrt(T(1) + t * t);
         const T sn = c * t;
-        for (int k = 0; k < n; ++k) {
+        for (int k = 0; k < p; ++k) {
           const T bi = B(k, i), bj = B(k, j);
           B(k, i) = c * bi - sn * bj;
           B(k, j) = sn * bi + c * bj;
@@ -100,7 +148,7 @@ template <class T> OBLIQ_HD Status svd(MatView<const T> A, Svd<T>& out, Arena<T>
   // the columns of B and U along).
   for (int i = 0; i < m; ++i) {
     T a = T(0);
-    for (int k = 0; k < n; ++k) a += B(k, i) * B(k, i);
+    for (int k = 0; k < p; ++k) a += B(k, i) * B(k, i);
     out.s[i] = std::sqrt(a);
   }
   for (int i = 0; i < m; ++i) {
@@ -109,14 +157,30 @@ template <class T> OBLIQ_HD Status svd(MatView<const T> A, Svd<T>& out, Arena<T>
       if (out.s[j] > out.s[best]) best = j;
     if (best != i) {
       swap_(out.s[i], out.s[best]);
-      for (int k = 0; k < n; ++k) swap_(B(k, i), B(k, best));
+      for (int k = 0; k < p; ++k) swap_(B(k, i), B(k, best));
       for (int k = 0; k < m; ++k) swap_(U(k, i), U(k, best));
     }
   }
   out.rank = svd_rank<T>(out.s.as_const(), m, n);
   for (int i = 0; i < out.rank; ++i) {
     const T inv = T(1) / out.s[i];
-    for (int k = 0; k < n; ++k) B(k, i) *= inv;
+    for (int k = 0; k < p; ++k) B(k, i) *= inv;
+  }
+  if (qr) {
+    // V = Q [Vh; 0] = H_0 H_1 ... H_{m-1} [Vh; 0], applied from the last reflector.
+    MatView<T> V = out.V;
+    for (int k = 0; k < n; ++k)
+      for (int i = 0; i < m; ++i) V(k, i) = k < m ? B(k, i) : T(0);
+    for (int j = m - 1; j >= 0; --j) {
+      if (beta[j] == T(0)) continue;
+      for (int c = 0; c < m; ++c) {
+        T d = V(j, c);
+        for (int k = j + 1; k < n; ++k) d += H(k, j) * V(k, c);
+        d *= beta[j];
+        V(j, c) -= d;
+        for (int k = j + 1; k < n; ++k) V(k, c) -= d * H(k, j);
+      }
+    }
   }
   return converged ? Status::ok : Status::no_convergence;
 }

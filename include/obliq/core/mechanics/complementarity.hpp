@@ -28,12 +28,14 @@
 namespace obliq {
 
 template <class T> OBLIQ_HD std::size_t complementarity_workspace(int n, int m_b, int k) {
-  const int m = m_b + k;
-  return delassus_workspace<T>(m_b, n)            // equality rows
-         + std::size_t(n) * k + std::size_t(k) * k + 4 * std::size_t(n + m)  // Z', W', vectors
-         + lcp::lemke_workspace<T>(k)             // phase 1 (phase 2 reuses it: <= k rows)
-         + dense::svd_workspace<T>(m, n)          // binding rows
-         + std::size_t(k) * m + std::size_t(k) * k + 4 * std::size_t(m) + 16;
+  const std::size_t m = std::size_t(m_b) + k, N = n, K = k, B = m_b;
+  return N                                         // xi
+         + delassus_workspace<T>(m_b, n) + 2 * (B + 1)  // equality rows, g, c
+         + N * K + K * K + 3 * K + N                // Z', W', b, z, w, x_b
+         + lcp::lemke_workspace<T>(k)               // phase 1 (transient)
+         + m + m * N + dense::svd_workspace<T>(int(m), n) + 2 * m  // binding rows, their SVD, lambda_0
+         + K * K + 2 * K + m                        // phase 2: G, mu, slack, y
+         + lcp::lemke_workspace<T>(k) + 16;
 }
 
 // A (m x n): the first m_b rows are equalities, the other k = m - m_b rows inequalities.
