@@ -54,7 +54,7 @@ void shapes(benchmark::internal::Benchmark* b) {
   for (int kind : {0, 1})
     for (int law : {0, 1})
       for (auto [n, m] : {std::pair{6, 3}, {12, 4}, {18, 8}, {30, 12}, {40, 24}}) b->Args({n, m, kind, law});
-  b->ArgNames({"n", "m", "kind", "law"})->Unit(benchmark::kMicrosecond)->MinTime(0.2);
+  b->ArgNames({"n", "m", "kind", "law"})->Unit(benchmark::kMicrosecond)->MinTime(0.2)->UseRealTime();
 }
 
 }  // namespace

@@ -110,6 +110,7 @@ template <class T> OBLIQ_HD Status svd(MatView<const T> A, Svd<T>& out, Arena<T>
   for (int k = 0; k < p; ++k)
     for (int i = 0; i < m; ++i) frob2 += B(k, i) * B(k, i);
   const T negligible = eps * eps * frob2;
+  const T orth_tol = T(p) * eps;
   bool converged = (m <= 1);
   for (int sweep = 0; sweep < max_sweeps && !converged; ++sweep) {
     converged = true;
@@ -122,8 +123,9 @@ template <class T> OBLIQ_HD Status svd(MatView<const T> A, Svd<T>& out, Arena<T>
           beta2 += bj * bj;
           gamma += bi * bj;
         }
-        // Rotate only when the pair is not yet orthogonal to working precision.
-        if (!(abs_(gamma) > eps * std::sqrt(alpha * beta2)) || gamma == T(0)) continue;
+        // Rotate only when the pair is not yet orthogonal to working precision: p * eps, as in
+        // LAPACK's xGESVJ (a bound of eps alone can keep rotating on rounding noise forever).
+        if (!(abs_(gamma) > orth_tol * std::sqrt(alpha * beta2)) || gamma == T(0)) continue;
         if (alpha <= negligible || beta2 <= negligible) continue;
         converged = false;
         const T zeta = (beta2 - alpha) / (T(2) * gamma);
