@@ -290,7 +290,8 @@ template <class T> detail::Launch launch_for(DeviceBatch<T>& b, const Options& o
   l.interleaved_scratch = opt.scratch_layout == Layout::interleaved;
   l.stream = opt.stream;
   const std::size_t want = per_scenario * std::max<std::size_t>(b.count, 1);
-  const std::size_t arena = std::max(std::min(want, opt.scratch_bytes), per_scenario);
+  // + 64 KiB: room for the library path's alignment padding when the batch is small.
+  const std::size_t arena = std::max(std::min(want, opt.scratch_bytes), per_scenario) + (std::size_t(64) << 10);
   const std::size_t mask = (b.count + 255) / 256 * 256;
   char* base = static_cast<char*>(b.scratch(arena + mask));
   l.mask_buffer = reinterpret_cast<std::uint8_t*>(base);

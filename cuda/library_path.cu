@@ -408,7 +408,8 @@ void run_library(const Inputs<T>& in, const ImpactOutputs<T>* io, const Dynamics
   std::size_t C = std::min<std::size_t>(in.count, l.scratch_bytes / per_scenario_bytes<T>(n, m, mu, impact));
   while (C > 1 && carve_bytes<T>(n, m, mu, C, impact) > l.scratch_bytes) C = C * 15 / 16;
   C = std::min<std::size_t>(C, 1 << 20);
-  if (C == 0) throw std::runtime_error("obliq cuda: scratch too small for the library path");
+  if (C == 0 || carve_bytes<T>(n, m, mu, C, impact) > l.scratch_bytes)
+    throw std::runtime_error("obliq cuda: scratch too small for the library path");
 
   // syevj workspace for 2C matrices of m_u x m_u.
   TempMemory work;
@@ -459,7 +460,7 @@ void run_library(const Inputs<T>& in, const ImpactOutputs<T>* io, const Dynamics
 }  // namespace
 
 template <class T> std::size_t library_scratch_per_scenario(int n, int m_b, int m_u) {
-  return per_scenario_bytes<T>(n, m_b + m_u, m_u, true) + 6 * 256;
+  return per_scenario_bytes<T>(n, m_b + m_u, m_u, true);
 }
 
 template <class T> void library_impact(const Inputs<T>& in, const ImpactOutputs<T>& out, const Launch& l) {

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "obliq/batch.hpp"
+#include "obliq/lcp.hpp"
 
 namespace obliq::cuda {
 
@@ -172,5 +173,11 @@ template <class T>
 void solve_impact(const Batch<T>& in, ImpactResults<T>& out, const Options& opt, Layout layout);
 template <class T>
 void solve_dynamics(const Batch<T>& in, DynamicsResults<T>& out, const Options& opt, Layout layout);
+
+// LCPs on the device: the same problems, solvers and answers as obliq::solve_lcp_batch
+// (include/obliq/lcp.hpp), one GPU thread per problem, problems grouped by size. Throws
+// std::runtime_error when no device is usable.
+std::vector<LcpSolution> solve_lcp_batch(const std::vector<LcpProblem>& problems, const LcpOptions& options = {},
+                                         const Options& opt = {});
 
 }  // namespace obliq::cuda

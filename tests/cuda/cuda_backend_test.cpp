@@ -381,3 +381,52 @@ TYPED_TEST(CudaBackend, WrapsCallerOwnedDevicePointers) {
 }
 
 }  // namespace
+
+namespace {
+
+// Contact-like LCPs (W = B B^T PSD, q random) of mixed sizes and a bad shape: the GPU gives the
+// CPU batch's statuses, solvers and answers (the same core function runs on both).
+TEST(CudaLcp, MatchesCpuBatch) {
+  OBLIQ_REQUIRE_DEVICE();
+  std::mt19937_64 rng(3);
+  std::normal_distribution<double> g;
+  std::vector<obliq::LcpProblem> problems;
+  for (int i = 0; i < 600; ++i) {
+    const int m = 2 + i % 7, k = m + 1;
+    obliq::LcpProblem p;
+    p.m = m;
+    std::vector<double> B(std::size_t(m) * k);
+    for (double& x : B) x = g(rng);
+    p.M.assign(std::size_t(m) * m, 0.0);
+    for (int r = 0; r < m; ++r)
+      for (int c = 0; c < m; ++c)
+        for (int j = 0; j < k; ++j) p.M[r * m + c] += B[r * k + j] * B[c * k + j];
+    for (int r = 0; r < m; ++r) p.q.push_back(g(rng));
+    if (i % 5 == 0) p.solver = obliq::LcpSolver::pgs;
+    problems.push_back(p);
+  }
+  obliq::LcpProblem bad;
+  bad.m = 3;
+  bad.M.assign(4, 1.0);
+  bad.q.assign(3, 0.0);
+  problems.push_back(bad);
+
+  const std::vector<obliq::LcpSolution> cpu = obliq::solve_lcp_batch(problems);
+  const std::vector<obliq::LcpSolution> gpu = cu::solve_lcp_batch(problems);
+  ASSERT_EQ(gpu.size(), cpu.size());
+  std::size_t ok = 0;
+  for (std::size_t i = 0; i < cpu.size(); ++i) {
+    ASSERT_EQ(int(gpu[i].status), int(cpu[i].status)) << "problem " << i;
+    EXPECT_EQ(int(gpu[i].solver), int(cpu[i].solver)) << "problem " << i;
+    if (cpu[i].status != Status::ok) continue;
+    ++ok;
+    const Eigen::Map<const Eigen::VectorXd> zg(gpu[i].z.data(), long(gpu[i].z.size())), zc(cpu[i].z.data(), long(cpu[i].z.size()));
+    const Eigen::Map<const Eigen::VectorXd> wg(gpu[i].w.data(), long(gpu[i].w.size())), wc(cpu[i].w.data(), long(cpu[i].w.size()));
+    EXPECT_TRUE(close("z", i, zg, zc, 1e-8));
+    EXPECT_TRUE(close("w", i, wg, wc, 1e-8));
+  }
+  EXPECT_EQ(gpu.back().status, Status::bad_shape);
+  EXPECT_GT(ok, cpu.size() / 2);
+}
+
+}  // namespace
