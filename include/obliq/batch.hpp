@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "obliq/core/lcp/select.hpp"
 #include "obliq/scenario.hpp"
 
 namespace obliq {
@@ -20,6 +21,8 @@ bool parse_backend(const std::string& name, Backend& out);
 struct RunOptions {
   Backend backend = Backend::cpu;
   int threads = 0;  // 0: all hardware threads (OpenMP default)
+  // LCP method of the complementarity law (cpu backend; see ScenarioView::lcp_solver).
+  lcp::Solver lcp_solver = lcp::Solver::lemke;
 };
 
 template <class T> using RowMat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;

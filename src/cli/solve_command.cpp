@@ -28,6 +28,7 @@ struct SolveOptions {
   std::string file;
   std::string output;
   std::string backend = "cpu";
+  std::string lcp_solver = "lemke";
   int threads = 0;
 };
 
@@ -86,6 +87,9 @@ int run_solve(const SolveOptions& opt) {
     return 2;
   }
   run.threads = opt.threads;
+  for (lcp::Solver s : {lcp::Solver::lemke, lcp::Solver::pivot, lcp::Solver::pgs, lcp::Solver::enumerate,
+                        lcp::Solver::automatic})
+    if (opt.lcp_solver == lcp::solver_name(s)) run.lcp_solver = s;
   std::ios::sync_with_stdio(false);  // only iostreams are used below
 
   // Input: a file or standard input.
@@ -161,6 +165,11 @@ void add_solve_command(CLI::App& app, Action& run, bool dynamics) {
       ->check(CLI::IsMember({"cpu", "reference", "cuda"}));
   sub->add_option("--threads", opt->threads, "Threads for the cpu backend (default 0: all hardware threads)")
       ->check(CLI::Range(0, 1 << 16));
+  sub->add_option("--lcp-solver", opt->lcp_solver,
+                  "LCP method of the complementarity law (cpu backend): lemke (default: exact for the PSD contact "
+                  "LCP, its ray proves infeasibility), pivot (P-matrices: independent contacts), pgs (iterative), "
+                  "enum (small m) or auto (docs/lcp.md)")
+      ->check(CLI::IsMember({"lemke", "pivot", "pgs", "enum", "auto"}));
   sub->callback([&run, opt] { run = [opt] { return run_solve(*opt); }; });
 }
 

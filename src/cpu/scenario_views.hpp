@@ -7,7 +7,7 @@
 
 namespace obliq::cpu {
 
-template <class T> ScenarioView<T> scenario_view(const Batch<T>& b, std::size_t s) {
+template <class T> ScenarioView<T> scenario_view(const Batch<T>& b, std::size_t s, lcp::Solver lcp_solver = lcp::Solver::lemke) {
   const int n = b.shape.n, mb = b.shape.m_b, mu = b.shape.m_u, m = mb + mu;
   ScenarioView<T> v;
   v.n = n;
@@ -26,6 +26,7 @@ template <class T> ScenarioView<T> scenario_view(const Batch<T>& b, std::size_t 
   v.law = Law(b.law[s]);
   v.gap_tol = b.gap_tol[s];
   v.vel_tol = b.vel_tol[s];
+  v.lcp_solver = lcp_solver;
   return v;
 }
 

@@ -39,7 +39,7 @@ template <class T> void solve_impact(const Batch<T>& in, ImpactResults<T>& out, 
 #pragma omp for schedule(static)
         for (long long s = 0; s < count; ++s) {
           Arena<T> arena{scratch.data(), ws};
-          out.status[s] = impact<T>(cpu::scenario_view(in, s), cpu::impact_view(out, s), arena);
+          out.status[s] = impact<T>(cpu::scenario_view(in, s, opt.lcp_solver), cpu::impact_view(out, s), arena);
         }
       }
       break;
@@ -72,7 +72,7 @@ template <class T> void solve_dynamics(const Batch<T>& in, DynamicsResults<T>& o
 #pragma omp for schedule(static)
         for (long long s = 0; s < count; ++s) {
           Arena<T> arena{scratch.data(), ws};
-          out.status[s] = dynamics<T>(cpu::scenario_view(in, s), cpu::dynamics_view(out, s), arena);
+          out.status[s] = dynamics<T>(cpu::scenario_view(in, s, opt.lcp_solver), cpu::dynamics_view(out, s), arena);
         }
       }
       break;

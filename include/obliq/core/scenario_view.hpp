@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "obliq/core/lcp/select.hpp"
 #include "obliq/core/view.hpp"
 
 namespace obliq {
@@ -24,6 +25,11 @@ template <class T> struct ScenarioView {
   VecView<const T> e;          // m_u (inc = 0 broadcasts one global coefficient)
   Law law = Law::complementarity;
   T gap_tol = T(1e-9), vel_tol = T(1e-9);
+  // LCP method of the complementarity law's contact LCP (complementarity.hpp). Default: Lemke's
+  // method, exact for the PSD Delassus matrices of contacts (singular ones included), where a
+  // secondary ray proves infeasibility. (`automatic` would go on to other methods after a ray,
+  // and on a nearly infeasible problem they can certify a far-away approximate solution.)
+  lcp::Solver lcp_solver = lcp::Solver::lemke;
 };
 
 template <class T> struct ImpactView {

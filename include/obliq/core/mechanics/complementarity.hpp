@@ -12,8 +12,10 @@
 //     x can meet make the problem infeasible (MATH.md 1). xi_b = Y_b H_b^-1 g_b.
 //  2. inequality rows: Z = L^-1 A_u^T projected off the equality rows' whitened span
 //     (Z' = P_b Z), the reduced Delassus matrix W' = Z'^T Z' (PSD; singular for dependent
-//     contacts) and b' = A_u x_b - t_u; Lemke's method solves LCP(W', b') for lambda_u.
-//     A secondary ray means no x meets the constraints: Status::infeasible.
+//     contacts) and b' = A_u x_b - t_u; LCP(W', b') gives lambda_u, by the method `solver`
+//     (default: Lemke's method, exact for PSD W'). For a PSD W' Lemke's secondary ray
+//     proves that no x meets the constraints: Status::infeasible (so does enumeration's
+//     "no complementary basis solves it").
 //  3. x = x_f + L^-T (xi_b + Z' lambda_u); impulse f = M (x - x_f) = L (xi_b + Z' lambda_u).
 //  4. multipliers (MATH.md 7): the minimum-norm valid one, argmin |lambda| s.t.
 //     A_act^T lambda = f, lambda_u >= 0 on the binding rows, 0 elsewhere. With the SVD of the
@@ -23,6 +25,7 @@
 #pragma once
 
 #include "obliq/core/lcp/lemke.hpp"
+#include "obliq/core/lcp/select.hpp"
 #include "obliq/core/mechanics/delassus.hpp"
 
 namespace obliq {
@@ -32,7 +35,7 @@ template <class T> OBLIQ_HD std::size_t complementarity_workspace(int n, int m_b
   return N                                         // xi
          + delassus_workspace<T>(m_b, n) + 2 * (B + 1)  // equality rows, g, c
          + N * K + K * K + 3 * K + N                // Z', W', b, z, w, x_b
-         + lcp::lemke_workspace<T>(k)               // phase 1 (transient)
+         + lcp::solve_workspace<T>(k)               // phase 1 (transient)
          + m + m * N + dense::svd_workspace<T>(int(m), n) + 2 * m  // binding rows, their SVD, lambda_0
          + K * K + 2 * K + m                        // phase 2: G, mu, slack, y
          + lcp::lemke_workspace<T>(k) + 16;
@@ -43,7 +46,7 @@ template <class T> OBLIQ_HD std::size_t complementarity_workspace(int n, int m_b
 template <class T>
 OBLIQ_HD Status solve_complementarity(MatView<const T> A, int m_b, MatView<const T> L, VecView<const T> x_f,
                                       VecView<const T> t, VecView<T> x, VecView<T> lambda, VecView<T> impulse,
-                                      Arena<T>& arena) {
+                                      Arena<T>& arena, lcp::Solver solver = lcp::Solver::lemke) {
   const int m = A.rows, n = A.cols, k = m - m_b;
   const std::size_t mark = arena.mark();
   MatView<const T> A_b = A.top_rows(m_b), A_u = A.block(m_b, 0, k, n);
@@ -88,7 +91,7 @@ OBLIQ_HD Status solve_complementarity(MatView<const T> A, int m_b, MatView<const
   dense::solve_lower_transpose(L, x_b);
   dense::axpy(T(1), x_f, x_b);
   for (int i = 0; i < k; ++i) b[i] = dense::dot(A_u.row(i), x_b.as_const()) - t[m_b + i];
-  lcp::Result<T> res = lcp::lemke(Wr.as_const(), b.as_const(), z, w, arena, 50 * k + 100);
+  lcp::Result<T> res = lcp::solve(Wr.as_const(), b.as_const(), z, w, arena, solver);
   if (res.status == Status::lcp_ray) return Status::infeasible;
   if (res.status != Status::ok) return res.status == Status::lcp_budget ? Status::no_convergence : res.status;
 

@@ -49,7 +49,7 @@ template <class T> OBLIQ_HD Status dynamics_solve(const ScenarioView<T>& in, con
     solve_equality(f, rows.A.as_const(), L.as_const(), a_f.as_const(), t.as_const(), out.qddot, lambda_rows, impulse, arena);
   } else {
     st = solve_complementarity(rows.A.as_const(), in.m_b, L.as_const(), a_f.as_const(), t.as_const(), out.qddot, lambda_rows,
-                               impulse, arena);
+                               impulse, arena, in.lcp_solver);
     if (st != Status::ok) return st;
   }
   scatter_multipliers(rows, lambda_rows.as_const(), out.lambda);

@@ -60,7 +60,7 @@ template <class T> OBLIQ_HD Status impact_solve(const ScenarioView<T>& in, const
                    arena);
   } else {
     st = solve_complementarity(rows.A.as_const(), in.m_b, L.as_const(), v_f.as_const(), t.as_const(), out.qdot_plus,
-                               lambda_rows, out.impulse, arena);
+                               lambda_rows, out.impulse, arena, in.lcp_solver);
     if (st != Status::ok) return st;
   }
   scatter_multipliers(rows, lambda_rows.as_const(), out.lambda);

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs what obliq needs on Debian 12 (run as root): the toolchain and libraries from
+# Debian's packages, and Pinocchio + example-robot-data from PyPI for the model layer's peer
+# checks. Idempotent: packages already present are not fetched again.
+set -euo pipefail
+
+apt_packages=(
+  build-essential cmake ninja-build pkg-config
+  libeigen3-dev nlohmann-json3-dev libcli11-dev   # reference linear algebra, JSON, arguments
+  libgtest-dev libbenchmark-dev                    # tests and benchmarks
+  liburdfdom-dev                                   # URDF models
+  libsiconos-numerics-dev                          # peer LCP solvers (benchmark only)
+)
+missing=()
+command -v python3 >/dev/null 2>&1 || apt_packages+=(python3 python3-pip)
+for p in "${apt_packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "obliq setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# Pinocchio (pip package `pin`) and example-robot-data: the model layer's reference.
+if ! python3 -c "import pinocchio" >/dev/null 2>&1; then
+  echo "obliq setup: installing pin and example-robot-data from PyPI"
+  python3 -m pip install --quiet --disable-pip-version-check pin example-robot-data numpy ||
+    python3 -m pip install --quiet --disable-pip-version-check --break-system-packages pin example-robot-data numpy
+fi
