@@ -26,70 +26,63 @@ int thread_count(const RunOptions& opt) { return opt.threads > 0 ? opt.threads :
 
 }  // namespace
 
+// One scenario after another through the per-scenario core (`core(s, arena)`, one scratch
+// arena per thread) or the reference (`reference(s)`), over OpenMP threads.
+template <class CoreFn, class RefFn>
+void map_scenarios(std::size_t count, const RunOptions& opt, std::size_t workspace, CoreFn core, RefFn reference) {
+  const long long n = static_cast<long long>(count);
+  if (opt.backend == Backend::reference) {
+#pragma omp parallel for schedule(dynamic, 16) num_threads(thread_count(opt))
+    for (long long s = 0; s < n; ++s) reference(s);
+    return;
+  }
+#pragma omp parallel num_threads(thread_count(opt))
+  {
+    std::vector<unsigned char> bytes(workspace * sizeof(double) + 64);  // per-thread scratch
+    void* base = bytes.data();
+#pragma omp for schedule(static)
+    for (long long s = 0; s < n; ++s) core(s, base);
+  }
+}
+
 template <class T> void solve_impact(const Batch<T>& in, ImpactResults<T>& out, const RunOptions& opt) {
   out.resize(in.shape, in.count);
-  const long long count = static_cast<long long>(in.count);
-  const Shape sh = in.shape;
-  switch (opt.backend) {
-    case Backend::cpu: {
-      const std::size_t ws = impact_workspace_size<T>(sh.n, sh.m_b, sh.m_u);
-#pragma omp parallel num_threads(thread_count(opt))
-      {
-        std::vector<T> scratch(ws);
-#pragma omp for schedule(static)
-        for (long long s = 0; s < count; ++s) {
-          Arena<T> arena{scratch.data(), ws};
-          out.status[s] = impact<T>(cpu::scenario_view(in, s, opt.lcp_solver), cpu::impact_view(out, s), arena);
-        }
-      }
-      break;
-    }
-    case Backend::reference: {
-#pragma omp parallel for schedule(dynamic, 16) num_threads(thread_count(opt))
-      for (long long s = 0; s < count; ++s) out.set(s, reference::impact(in.get(s)));
-      break;
-    }
-    case Backend::cuda:
+  if (opt.backend == Backend::cuda) {
 #if defined(OBLIQ_HAVE_CUDA)
-      cuda::solve_impact(in, out, opt);
-      break;
+    return cuda::solve_impact(in, out, opt);
 #else
-      no_cuda();
+    no_cuda();
 #endif
   }
+  const Shape sh = in.shape;
+  const std::size_t ws = impact_workspace_size<T>(sh.n, sh.m_b, sh.m_u);
+  map_scenarios(
+      in.count, opt, ws,
+      [&](std::size_t s, void* scratch) {
+        Arena<T> arena{static_cast<T*>(scratch), ws};
+        out.status[s] = impact<T>(cpu::scenario_view(in, s, opt.lcp_solver), cpu::impact_view(out, s), arena);
+      },
+      [&](std::size_t s) { out.set(s, reference::impact(in.get(s))); });
 }
 
 template <class T> void solve_dynamics(const Batch<T>& in, DynamicsResults<T>& out, const RunOptions& opt) {
   out.resize(in.shape, in.count);
-  const long long count = static_cast<long long>(in.count);
-  const Shape sh = in.shape;
-  switch (opt.backend) {
-    case Backend::cpu: {
-      const std::size_t ws = dynamics_workspace_size<T>(sh.n, sh.m_b, sh.m_u);
-#pragma omp parallel num_threads(thread_count(opt))
-      {
-        std::vector<T> scratch(ws);
-#pragma omp for schedule(static)
-        for (long long s = 0; s < count; ++s) {
-          Arena<T> arena{scratch.data(), ws};
-          out.status[s] = dynamics<T>(cpu::scenario_view(in, s, opt.lcp_solver), cpu::dynamics_view(out, s), arena);
-        }
-      }
-      break;
-    }
-    case Backend::reference: {
-#pragma omp parallel for schedule(dynamic, 16) num_threads(thread_count(opt))
-      for (long long s = 0; s < count; ++s) out.set(s, reference::dynamics(in.get(s)));
-      break;
-    }
-    case Backend::cuda:
+  if (opt.backend == Backend::cuda) {
 #if defined(OBLIQ_HAVE_CUDA)
-      cuda::solve_dynamics(in, out, opt);
-      break;
+    return cuda::solve_dynamics(in, out, opt);
 #else
-      no_cuda();
+    no_cuda();
 #endif
   }
+  const Shape sh = in.shape;
+  const std::size_t ws = dynamics_workspace_size<T>(sh.n, sh.m_b, sh.m_u);
+  map_scenarios(
+      in.count, opt, ws,
+      [&](std::size_t s, void* scratch) {
+        Arena<T> arena{static_cast<T*>(scratch), ws};
+        out.status[s] = dynamics<T>(cpu::scenario_view(in, s, opt.lcp_solver), cpu::dynamics_view(out, s), arena);
+      },
+      [&](std::size_t s) { out.set(s, reference::dynamics(in.get(s))); });
 }
 
 template void solve_impact<double>(const Batch<double>&, ImpactResults<double>&, const RunOptions&);

@@ -3,8 +3,7 @@
 #pragma once
 
 #include "obliq/core/mechanics/candidates.hpp"
-#include "obliq/core/mechanics/complementarity.hpp"
-#include "obliq/core/mechanics/constraint_rows.hpp"
+#include "obliq/core/mechanics/contact_law.hpp"
 #include "obliq/core/mechanics/validate.hpp"
 
 namespace obliq {
@@ -24,34 +23,22 @@ template <class T> OBLIQ_HD Status dynamics_solve(const ScenarioView<T>& in, con
   st = dynamics_candidates(in, out.active, k);
   if (st != Status::ok) return st;
 
-  MatView<T> L = arena.mat(n, n);  // Cholesky factor of M
-  VecView<T> a_f = arena.vec(n);
-  if (arena.overflow) return Status::bad_shape;
-  dense::copy(in.M, L);
-  if (!dense::cholesky(L)) return Status::not_spd;
-
-  ConstraintRows<T> rows;
-  if (!stack_constraint_rows(in, out.active.as_const(), k, rows, arena)) return Status::bad_shape;
+  ContactProblem<T> p;
+  st = setup_contact_problem(in, out.active.as_const(), k, p, arena);
+  if (st != Status::ok) return st;
+  const ConstraintRows<T>& rows = p.rows;
   const int m = rows.A.rows;
-  VecView<T> t = arena.vec(m), lambda_rows = arena.vec(m), impulse = arena.vec(n);
+  VecView<T> a_f = arena.vec(n), t = arena.vec(m), lambda_rows = arena.vec(m), impulse = arena.vec(n);
   if (arena.overflow) return Status::bad_shape;
   // Rows hold A qdd + c = 0 (or >= 0): targets t = -c, c = Adot qdot (MATH.md 4).
   for (int i = 0; i < m; ++i) t[i] = -in.Adot_qdot[rows.index.get(i)];
   // Free acceleration a_f = M^-1 (u - h).
   for (int i = 0; i < n; ++i) a_f[i] = in.u[i] - in.h[i];
-  dense::cholesky_solve(L.as_const(), a_f);
+  dense::cholesky_solve(p.L.as_const(), a_f);
 
-  if (in.law == Law::projection || k == 0) {
-    DelassusFactor<T> f;
-    st = factor_delassus(rows.A.as_const(), L.as_const(), f, arena);
-    if (st != Status::ok) return st;
-    if (in.law == Law::complementarity && in.m_b > 0 && !targets_consistent(f, t.as_const())) return Status::infeasible;
-    solve_equality(f, rows.A.as_const(), L.as_const(), a_f.as_const(), t.as_const(), out.qddot, lambda_rows, impulse, arena);
-  } else {
-    st = solve_complementarity(rows.A.as_const(), in.m_b, L.as_const(), a_f.as_const(), t.as_const(), out.qddot, lambda_rows,
-                               impulse, arena, in.lcp_solver);
-    if (st != Status::ok) return st;
-  }
+  st = solve_contact_law(in, p, a_f.as_const(), t.as_const(), out.qddot, lambda_rows, impulse,
+                         static_cast<const DelassusFactor<T>*>(nullptr), arena);
+  if (st != Status::ok) return st;
   scatter_multipliers(rows, lambda_rows.as_const(), out.lambda);
   return Status::ok;
 }

@@ -3,8 +3,7 @@
 #pragma once
 
 #include "obliq/core/mechanics/candidates.hpp"
-#include "obliq/core/mechanics/complementarity.hpp"
-#include "obliq/core/mechanics/constraint_rows.hpp"
+#include "obliq/core/mechanics/contact_law.hpp"
 #include "obliq/core/mechanics/energy.hpp"
 #include "obliq/core/mechanics/validate.hpp"
 
@@ -25,16 +24,13 @@ template <class T> OBLIQ_HD Status impact_solve(const ScenarioView<T>& in, const
   if (st != Status::ok) return st;
   const int k = impact_candidates(in, out.active);
 
-  MatView<T> L = arena.mat(n, n);  // Cholesky factor of M
-  VecView<T> v_f = arena.vec(n);
-  if (arena.overflow) return Status::bad_shape;
-  dense::copy(in.M, L);
-  if (!dense::cholesky(L)) return Status::not_spd;
-
-  ConstraintRows<T> rows;
-  if (!stack_constraint_rows(in, out.active.as_const(), k, rows, arena)) return Status::bad_shape;
+  ContactProblem<T> p;
+  st = setup_contact_problem(in, out.active.as_const(), k, p, arena);
+  if (st != Status::ok) return st;
+  const ConstraintRows<T>& rows = p.rows;
+  const MatView<const T> L = p.L.as_const();
   const int m = rows.A.rows;
-  VecView<T> t = arena.vec(m), lambda_rows = arena.vec(m), e_c = arena.vec(k);
+  VecView<T> v_f = arena.vec(n), t = arena.vec(m), lambda_rows = arena.vec(m), e_c = arena.vec(k);
   if (arena.overflow) return Status::bad_shape;
   // Newton's law targets (eq 21-22, 42): 0 on bilateral rows, -e_i (A_u q)_i on candidates.
   for (int i = 0; i < m; ++i) {
@@ -48,21 +44,16 @@ template <class T> OBLIQ_HD Status impact_solve(const ScenarioView<T>& in, const
   }
   // Free velocity v_f = q + M^-1 i_u.
   dense::copy(in.i_u, v_f);
-  dense::cholesky_solve(L.as_const(), v_f);
+  dense::cholesky_solve(L, v_f);
   dense::axpy(T(1), in.qdot, v_f);
 
+  // The Delassus factor of all the candidate rows serves the energy test under either law,
+  // and the projection law's solve.
   DelassusFactor<T> f;
-  st = factor_delassus(rows.A.as_const(), L.as_const(), f, arena);
+  st = factor_delassus(rows.A.as_const(), L, f, arena);
   if (st != Status::ok) return st;
-  if (in.law == Law::projection || k == 0) {
-    if (in.law == Law::complementarity && in.m_b > 0 && !targets_consistent(f, t.as_const())) return Status::infeasible;
-    solve_equality(f, rows.A.as_const(), L.as_const(), v_f.as_const(), t.as_const(), out.qdot_plus, lambda_rows, out.impulse,
-                   arena);
-  } else {
-    st = solve_complementarity(rows.A.as_const(), in.m_b, L.as_const(), v_f.as_const(), t.as_const(), out.qdot_plus,
-                               lambda_rows, out.impulse, arena, in.lcp_solver);
-    if (st != Status::ok) return st;
-  }
+  st = solve_contact_law(in, p, v_f.as_const(), t.as_const(), out.qdot_plus, lambda_rows, out.impulse, &f, arena);
+  if (st != Status::ok) return st;
   scatter_multipliers(rows, lambda_rows.as_const(), out.lambda);
   *out.kinetic_energy_pre = kinetic_energy(in.M, in.qdot);
   *out.kinetic_energy_post = kinetic_energy(in.M, out.qdot_plus.as_const());

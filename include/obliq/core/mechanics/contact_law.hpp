@@ -1,0 +1,55 @@
+// obliq/core/mechanics/contact_law.hpp: what impact and dynamics share. Both factor M, stack the
+// rows taking part, and then solve the same problem for a velocity or an acceleration x:
+//     min 1/2 (x - x_f)^T M (x - x_f)  s.t.  A_b x = t_b  and, on candidate rows,
+//     A_u x = t_u (projection law) or A_u x >= t_u with complementary lambda_u >= 0
+// (MATH.md 4, 5, 7; FORMAT.md "What the laws mean").
+#pragma once
+
+#include "obliq/core/mechanics/complementarity.hpp"
+#include "obliq/core/mechanics/constraint_rows.hpp"
+#include "obliq/core/mechanics/delassus.hpp"
+
+namespace obliq {
+
+template <class T> struct ContactProblem {
+  MatView<T> L;           // n x n, lower Cholesky factor of M
+  ConstraintRows<T> rows;  // [A_b ; A_u,C]
+};
+
+// L = chol(M) and the stacked rows. Status::not_spd when the factorization fails.
+template <class T>
+OBLIQ_HD Status setup_contact_problem(const ScenarioView<T>& in, VecView<const std::uint8_t> active, int k,
+                                      ContactProblem<T>& p, Arena<T>& arena) {
+  p.L = arena.mat(in.n, in.n);
+  if (arena.overflow) return Status::bad_shape;
+  dense::copy(in.M, p.L);
+  if (!dense::cholesky(p.L)) return Status::not_spd;
+  if (!stack_constraint_rows(in, active, k, p.rows, arena)) return Status::bad_shape;
+  return Status::ok;
+}
+
+// Solves the law on the stacked rows: x (n), lambda_rows (m, stacked order), impulse = A^T lambda.
+// `f` is the Delassus factor of all the rows when the caller has it already (or null).
+template <class T>
+OBLIQ_HD Status solve_contact_law(const ScenarioView<T>& in, const ContactProblem<T>& p, VecView<const T> x_f,
+                                  VecView<const T> t, VecView<T> x, VecView<T> lambda_rows, VecView<T> impulse,
+                                  const DelassusFactor<T>* f, Arena<T>& arena) {
+  const MatView<const T> A = p.rows.A.as_const(), L = p.L.as_const();
+  if (in.law == Law::complementarity && p.rows.k > 0)
+    return solve_complementarity(A, in.m_b, L, x_f, t, x, lambda_rows, impulse, arena, in.lcp_solver);
+  const std::size_t mark = arena.mark();
+  DelassusFactor<T> own;
+  if (!f) {
+    const Status st = factor_delassus(A, L, own, arena);
+    if (st != Status::ok) return st;
+    f = &own;
+  }
+  // Equalities only. The complementarity law meets them exactly or not at all (MATH.md 1);
+  // the projection law in least squares (FORMAT.md "Fine print").
+  if (in.law == Law::complementarity && !targets_consistent(*f, t)) return Status::infeasible;
+  solve_equality(*f, A, L, x_f, t, x, lambda_rows, impulse, arena);
+  arena.release(mark);
+  return Status::ok;
+}
+
+}  // namespace obliq
