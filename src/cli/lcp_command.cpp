@@ -15,6 +15,9 @@
 
 #include "cli/commands.hpp"
 #include "obliq/lcp.hpp"
+#if defined(OBLIQ_HAVE_CUDA)
+#include "obliq/cuda.hpp"
+#endif
 
 namespace obliq::cli {
 namespace {
@@ -23,6 +26,7 @@ struct LcpArgs {
   std::string file;
   std::string output;
   std::string solver = "auto";
+  std::string backend = "cpu";
   int threads = 0;
   int max_iterations = 0;
 };
@@ -92,7 +96,17 @@ int run_lcp(const LcpArgs& a) {
   }
   errors.resize(ids.size());
 
-  const std::vector<LcpSolution> solutions = solve_lcp_batch(problems, opt);
+  std::vector<LcpSolution> solutions;
+  if (a.backend == "cuda") {
+#if defined(OBLIQ_HAVE_CUDA)
+    solutions = cuda::solve_lcp_batch(problems, opt);  // throws (exit 2) when no device is usable
+#else
+    std::cerr << "obliq lcp: this build of obliq has no CUDA backend (nvcc was not found at configure time)\n";
+    return 2;
+#endif
+  } else {
+    solutions = solve_lcp_batch(problems, opt);
+  }
 
   std::ofstream file_out;
   if (!a.output.empty() && a.output != "-") {
@@ -136,6 +150,8 @@ void register_lcp_command(CLI::App& app, Action& run) {
   sub->add_option("-o,--output", args->output, "write the JSON Lines here instead of stdout");
   sub->add_option("--solver", args->solver, "lemke | pivot | pgs | enum | auto (default; rule in docs/lcp.md)")
       ->check(CLI::IsMember({"lemke", "pivot", "pgs", "enum", "auto"}));
+  sub->add_option("--backend", args->backend, "cpu (default) or cuda (one GPU thread per problem)")
+      ->check(CLI::IsMember({"cpu", "cuda"}));
   sub->add_option("--threads", args->threads, "OpenMP threads (default: all)")->check(CLI::NonNegativeNumber);
   sub->add_option("--max-iterations", args->max_iterations,
                   "iteration budget per solver (default: per solver, docs/lcp.md)")
