@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "obliq/core/config.hpp"
+#include "obliq/core/dense/householder.hpp"
 #include "obliq/core/status.hpp"
 #include "obliq/core/view.hpp"
 
@@ -74,30 +75,7 @@ template <class T> OBLIQ_HD Status svd(MatView<const T> A, Svd<T>& out, Arena<T>
     for (int i = 0; i < m; ++i) X(k, i) = A(i, k);
 
   if (qr) {
-    // Householder QR of X (n x m): H_j = I - beta_j v_j v_j^T, v_j stored in X(j.., j) with
-    // v_j(j) = 1 implied by the scaling below; R goes to B (upper triangle).
-    for (int j = 0; j < m; ++j) {
-      T norm2 = T(0);
-      for (int k = j; k < n; ++k) norm2 += X(k, j) * X(k, j);
-      const T alpha = std::sqrt(norm2);
-      const T x0 = X(j, j);
-      if (alpha == T(0)) {
-        beta[j] = T(0);
-      } else {
-        const T r = x0 >= T(0) ? -alpha : alpha;  // R_jj, sign chosen against cancellation
-        const T v0 = x0 - r;
-        for (int k = j + 1; k < n; ++k) X(k, j) /= v0;
-        X(j, j) = r;
-        beta[j] = -v0 / r;  // = 2 / (v^T v) with v = (1, X(j+1.., j))
-        for (int c = j + 1; c < m; ++c) {
-          T d = X(j, c);
-          for (int k = j + 1; k < n; ++k) d += X(k, j) * X(k, c);
-          d *= beta[j];
-          X(j, c) -= d;
-          for (int k = j + 1; k < n; ++k) X(k, c) -= d * X(k, j);
-        }
-      }
-    }
+    householder_qr(X, beta);
     for (int i = 0; i < m; ++i)
       for (int j = 0; j < m; ++j) B(i, j) = j >= i ? X(i, j) : T(0);
   }
@@ -169,20 +147,11 @@ template <class T> OBLIQ_HD Status svd(MatView<const T> A, Svd<T>& out, Arena<T>
     for (int k = 0; k < p; ++k) B(k, i) *= inv;
   }
   if (qr) {
-    // V = Q [Vh; 0] = H_0 H_1 ... H_{m-1} [Vh; 0], applied from the last reflector.
+    // V = Q [Vh; 0]
     MatView<T> V = out.V;
     for (int k = 0; k < n; ++k)
       for (int i = 0; i < m; ++i) V(k, i) = k < m ? B(k, i) : T(0);
-    for (int j = m - 1; j >= 0; --j) {
-      if (beta[j] == T(0)) continue;
-      for (int c = 0; c < m; ++c) {
-        T d = V(j, c);
-        for (int k = j + 1; k < n; ++k) d += H(k, j) * V(k, c);
-        d *= beta[j];
-        V(j, c) -= d;
-        for (int k = j + 1; k < n; ++k) V(k, c) -= d * H(k, j);
-      }
-    }
+    apply_q(H.as_const(), beta.as_const(), V);
   }
   return converged ? Status::ok : Status::no_convergence;
 }

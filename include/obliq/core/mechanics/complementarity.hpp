@@ -63,10 +63,10 @@ OBLIQ_HD Status solve_complementarity(MatView<const T> A, int m_b, MatView<const
     if (!targets_consistent(fb, t.head(m_b))) return Status::infeasible;
     r_b = fb.rank();
     VecView<T> g = arena.vec(r_b);
-    for (int j = 0; j < r_b; ++j) {  // g = diag(1/s) U_r^T (t_b - A_b x_f)
+    for (int j = 0; j < r_b; ++j) {  // g = Kp^T (t_b - A_b x_f)
       T c = T(0);
-      for (int i = 0; i < m_b; ++i) c += fb.svd.U(i, j) * (t[i] - dense::dot(A_b.row(i), x_f));
-      g[j] = c / fb.svd.s[j];
+      for (int i = 0; i < m_b; ++i) c += fb.Kp(i, j) * (t[i] - dense::dot(A_b.row(i), x_f));
+      g[j] = c;
     }
     dense::cholesky_solve(fb.H.as_const(), g);
     dense::gemv(T(1), fb.Y.as_const(), g.as_const(), T(0), xi);

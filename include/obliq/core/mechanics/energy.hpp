@@ -26,7 +26,8 @@ template <class T> OBLIQ_HD std::size_t energy_workspace(int k, int r) {
 // MATH.md 6: Q = the block of W^+ (f factors the bilateral rows first, then the k candidate
 // unilateral rows) that belongs to the candidate rows; E_u = diag(e_C). Consistent iff
 //     lambda_max(E_u Q E_u - Q) <= tol * lambda_max(Q)    (tol = 1e-9 in double)
-// With H = R^T R (R = L_H^T): Q = F F^T, F = K_u R^-1, K_u = U_{u,r} diag(1/s_r).
+// With H = R^T R (R = L_H^T): Q = F F^T, F = Kp_u R^-1 (Kp_u: the candidate rows of Kp,
+// delassus.hpp).
 //
 // Shortcuts that decide the same inequality without an eigensolver:
 // - one global coefficient (all e_i equal, e <= 1): E Q E - Q = (e^2 - 1) Q <= 0, consistent;
@@ -37,7 +38,7 @@ template <class T> OBLIQ_HD std::size_t energy_workspace(int k, int r) {
 //   width tol * tr(Q)) are the two largest eigenvalues computed by Jacobi rotations.
 template <class T>
 OBLIQ_HD Status energy_consistent(const DelassusFactor<T>& f, int m_b, VecView<const T> e_c, bool& consistent, Arena<T>& arena) {
-  const int k = e_c.size, r = f.svd.rank;
+  const int k = e_c.size, r = f.r;
   consistent = true;
   bool global = true;
   for (int i = 1; i < k; ++i) global = global && e_c[i] == e_c[0];
@@ -48,7 +49,7 @@ OBLIQ_HD Status energy_consistent(const DelassusFactor<T>& f, int m_b, VecView<c
   MatView<T> D = arena.mat(k, k);
   if (arena.overflow) return Status::bad_shape;
   for (int j = 0; j < r; ++j)
-    for (int i = 0; i < k; ++i) Ft(j, i) = f.svd.U(m_b + i, j) / f.svd.s[j];
+    for (int i = 0; i < k; ++i) Ft(j, i) = f.Kp(m_b + i, j);
   dense::solve_lower(f.H.as_const(), Ft);
   dense::gram(Ft, Q);
   T diag_max = T(0), trace = T(0);
