@@ -42,9 +42,9 @@ template <class T> OBLIQ_HD Status impact_solve(const ScenarioView<T>& in, const
       t[i] = -in.e[row - in.m_b] * dense::dot(rows.A.row(i), in.qdot);
     }
   }
-  // Free velocity v_f = q + M^-1 i_u.
+  // Free velocity v_f = q + M^-1 i_u (no solve when no impulse is applied, the common case).
   dense::copy(in.i_u, v_f);
-  dense::cholesky_solve(L, v_f);
+  if (dense::max_abs(in.i_u) != T(0)) dense::cholesky_solve(L, v_f);
   dense::axpy(T(1), in.qdot, v_f);
 
   // The Delassus factor of all the candidate rows serves the energy test under either law,
@@ -55,8 +55,8 @@ template <class T> OBLIQ_HD Status impact_solve(const ScenarioView<T>& in, const
   st = solve_contact_law(in, p, v_f.as_const(), t.as_const(), out.qdot_plus, lambda_rows, out.impulse, &f, arena);
   if (st != Status::ok) return st;
   scatter_multipliers(rows, lambda_rows.as_const(), out.lambda);
-  *out.kinetic_energy_pre = kinetic_energy(in.M, in.qdot);
-  *out.kinetic_energy_post = kinetic_energy(in.M, out.qdot_plus.as_const());
+  *out.kinetic_energy_pre = kinetic_energy_chol(L, in.qdot);
+  *out.kinetic_energy_post = kinetic_energy_chol(L, out.qdot_plus.as_const());
   bool consistent = true;
   st = energy_consistent(f, in.m_b, e_c.as_const(), consistent, arena);
   *out.energy_consistent = consistent ? 1 : 0;
