@@ -96,4 +96,18 @@ OBLIQ_HD bool lcp_accept(MatView<const T> M, VecView<const T> q, VecView<const T
   return residual <= lcp_tolerance<T>::rel * lcp_scale(M, q, z);
 }
 
+// After a step of iterative refinement changed z (zold: z before it), keep the refined z only if
+// it certifies at least as well; otherwise restore zold. Updates w = M z + q and res.residual.
+template <class T>
+OBLIQ_HD void keep_better_refinement(MatView<const T> M, VecView<const T> q, VecView<T> z, VecView<T> zold, VecView<T> w,
+                                     Result<T>& res) {
+  const T r2 = lcp_residual(M, q, z.as_const(), w);
+  if (r2 <= res.residual) {
+    res.residual = r2;
+    return;
+  }
+  for (int k = 0; k < z.size; ++k) z[k] = zold[k];
+  res.residual = lcp_residual(M, q, z.as_const(), w);
+}
+
 }  // namespace obliq::lcp

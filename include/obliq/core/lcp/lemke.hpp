@@ -279,14 +279,7 @@ OBLIQ_HD Result<T> lemke_run(MatView<const T> M, VecView<const T> q, VecView<T> 
           const int v = rowvar.get(i);
           if (v >= m && v < 2 * m) z[v - m] = max_(tab(i, rhs), T(0));
         }
-        // Keep the refined z only if it certifies at least as well.
-        const T r2 = lcp_residual(M, q, z.as_const(), w);
-        if (r2 <= res.residual) {
-          res.residual = r2;
-        } else {
-          for (int k = 0; k < m; ++k) z[k] = zold[k];
-          res.residual = lcp_residual(M, q, z.as_const(), w);
-        }
+        keep_better_refinement(M, q, z, zold, w, res);
       }
     }
     res.status = lcp_accept(M, q, z.as_const(), res.residual) ? Status::ok : Status::no_convergence;

@@ -134,13 +134,7 @@ OBLIQ_HD Result<T> principal_pivot(MatView<const T> M, VecView<const T> q, VecVi
         for (int i = 0; i < m; ++i) tab(i, rhs) -= tab(i, k) * rk;
       }
       for (int i = 0; i < m; ++i) z[i] = zbasic.get(i) ? max_(tab(i, rhs), T(0)) : T(0);
-      const T r2 = lcp_residual(M, q, z.as_const(), w);
-      if (r2 <= res.residual) {
-        res.residual = r2;
-      } else {
-        for (int k = 0; k < m; ++k) z[k] = zold[k];
-        res.residual = lcp_residual(M, q, z.as_const(), w);
-      }
+      keep_better_refinement(M, q, z, zold, w, res);
     }
     res.status = lcp_accept(M, q, z.as_const(), res.residual) ? Status::ok : Status::no_convergence;
   }
