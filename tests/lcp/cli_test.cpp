@@ -1,5 +1,6 @@
 // tests/lcp/cli_test.cpp: `obliq lcp` end to end (JSON Lines, Siconos files, exit codes 0/3/2).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -18,7 +19,8 @@ struct CliRun {
 };
 
 CliRun run(const std::string& args, const std::string& stdin_text = "") {
-  const std::string in = ::testing::TempDir() + "lcp_cli_in.txt";
+  // ctest runs each test in its own process, several at once: the file name carries the pid.
+  const std::string in = ::testing::TempDir() + "lcp_cli_in_" + std::to_string(::getpid()) + ".txt";
   std::ofstream(in) << stdin_text;
   const std::string cmd = std::string(OBLIQ_CLI_PATH) + " lcp " + args + " < " + in + " 2>/dev/null";
   FILE* p = popen(cmd.c_str(), "r");
@@ -84,7 +86,7 @@ TEST(LcpCli, SiconosFiles) {
 }
 
 TEST(LcpCli, OutputFileAndMisuse) {
-  const std::string out = ::testing::TempDir() + "lcp_cli_out.jsonl";
+  const std::string out = ::testing::TempDir() + "lcp_cli_out_" + std::to_string(::getpid()) + ".jsonl";
   CliRun r = run("- -o " + out, "{\"M\": [[1]], \"q\": [-1]}\n");
   EXPECT_EQ(r.code, 0);
   EXPECT_TRUE(r.lines.empty());

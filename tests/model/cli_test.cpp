@@ -2,6 +2,7 @@
 // mass matrix, gravity terms and contact row; piped into `obliq impact -`; a built-in model with
 // --impact; bad state lines as error lines with exit status 3.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
@@ -39,7 +40,8 @@ CliRun run(const std::string& command) {
 }
 
 std::string write_states(const std::string& name, const std::string& text) {
-  const std::string path = std::string(::testing::TempDir()) + name;
+  // ctest runs each test in its own process, several at once: the file name carries the pid.
+  const std::string path = std::string(::testing::TempDir()) + std::to_string(::getpid()) + "_" + name;
   std::ofstream(path) << text;
   return path;
 }
