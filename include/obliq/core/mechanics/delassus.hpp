@@ -6,7 +6,7 @@
 //     W^+ = Kp H^-1 Kp^T,   Kp = K^{+T},   H = V^T M^-1 V = Y^T Y,   Y = L^-1 V.
 // Two factorizations give K and V:
 //  - Householder QR of A^T = Q R (m <= n), when it certifies full row rank: V = Q, K = R^T,
-//    Kp = R^-1. Certificate: s_min(A) >= 1 / |R^-1|_F, and full rank is accepted only when that
+//    Kp = R^-1, and Y = L^-1 Q = (L^-1 A^T) R^-1 (Q itself is never formed). Certificate: s_min(A) >= 1 / |R^-1|_F, and full rank is accepted only when that
 //    bound exceeds 8 times the rank tolerance tau = max(m, n) eps s_1 (s_1 <= |R|_F), so the
 //    SVD would decide the same rank. This is MATH.md 1's "QR of A^T" substitute, used where it
 //    is unambiguous; it saves the Jacobi sweeps in the common case of independent contacts.
@@ -29,7 +29,6 @@ template <class T> struct DelassusFactor {
   int m = 0, n = 0, r = 0;
   bool from_svd = false;  // svd below is filled (else the QR certificate gave r = m)
   dense::Svd<T> svd;      // of A (m x n), when from_svd: U (m x m), s (m), V (n x m)
-  MatView<T> V;           // n x r, orthonormal: A = K V^T
   MatView<T> Kp;          // m x r, K^{+T}
   MatView<T> Y;           // n x r, L^-1 V
   MatView<T> H;           // r x r, lower Cholesky factor of H = Y^T Y
@@ -44,7 +43,7 @@ template <class T> OBLIQ_HD std::size_t delassus_workspace(int m, int n) {
 }
 
 namespace detail {
-// QR path: fills f.V, f.Kp and returns true when full row rank is certified.
+// QR path: fills f.Kp = R^-1 and returns true when full row rank is certified.
 template <class T> OBLIQ_HD bool factor_rows_qr(MatView<const T> A, DelassusFactor<T>& f, Arena<T>& arena) {
   const int m = A.rows, n = A.cols;
   MatView<T> X = arena.mat(n, m);
@@ -68,11 +67,6 @@ template <class T> OBLIQ_HD bool factor_rows_qr(MatView<const T> A, DelassusFact
     }
   const T tau_bound = T(8) * T(max_(m, n)) * scalar_traits<T>::eps * std::sqrt(frob_R);
   if (!(T(1) / std::sqrt(frob_Rinv) > tau_bound)) return false;  // also false on NaN/Inf
-  f.V = arena.mat(n, m);
-  if (arena.overflow) return false;
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < m; ++j) f.V(i, j) = (i == j) ? T(1) : T(0);
-  dense::apply_q(X.as_const(), beta.as_const(), f.V);
   f.Kp = Rinv;
   f.r = m;
   f.from_svd = false;
@@ -94,7 +88,6 @@ OBLIQ_HD Status factor_delassus(MatView<const T> A, MatView<const T> L, Delassus
     if (st != Status::ok) return st;
     f.from_svd = true;
     f.r = f.svd.rank;
-    f.V = f.svd.V.left_cols(f.r);
     f.Kp = arena.mat(m, f.r);
     if (arena.overflow) return Status::bad_shape;
     for (int i = 0; i < m; ++i)
@@ -104,8 +97,19 @@ OBLIQ_HD Status factor_delassus(MatView<const T> A, MatView<const T> L, Delassus
   f.Y = arena.mat(n, r);
   f.H = arena.mat(r, r);
   if (arena.overflow) return Status::bad_shape;
-  dense::copy(f.V.as_const(), f.Y);
-  dense::solve_lower(L, f.Y);
+  if (f.from_svd) {
+    dense::copy(f.svd.V.left_cols(r).as_const(), f.Y);  // Y = L^-1 V_r
+    dense::solve_lower(L, f.Y);
+  } else {
+    dense::copy(A.transpose(), f.Y);  // Y = (L^-1 A^T) R^-1, R^-1 upper triangular
+    dense::solve_lower(L, f.Y);
+    for (int j = r - 1; j >= 0; --j)  // column j needs columns k <= j only: in place, right to left
+      for (int i = 0; i < n; ++i) {
+        T s = T(0);
+        for (int k = 0; k <= j; ++k) s += f.Y(i, k) * f.Kp(k, j);
+        f.Y(i, j) = s;
+      }
+  }
   dense::gram(f.Y, f.H);
   // H is SPD with cond(H) <= cond(M); failure means M is numerically singular.
   if (!dense::cholesky(f.H)) return Status::not_spd;
@@ -131,7 +135,7 @@ template <class T> OBLIQ_HD bool targets_consistent(const DelassusFactor<T>& f, 
 }
 
 // Projection law on the factored rows (MATH.md 4 and 5, KKT/Delassus form):
-//     lambda = W^+ (t - A x_f),   x = x_f + M^-1 A^T lambda,   impulse = A^T lambda = V y
+//     lambda = W^+ (t - A x_f),   x = x_f + M^-1 A^T lambda = x_f + L^-T Y y,   impulse = A^T lambda
 // with y = H^-1 Kp^T (t - A x_f), lambda = Kp y. Inconsistent targets are met in least squares,
 // A x = A A^+ t. lambda is the minimum-norm multiplier. Outputs: x (n), lambda (m), impulse (n).
 template <class T>
@@ -147,7 +151,7 @@ OBLIQ_HD void solve_equality(const DelassusFactor<T>& f, MatView<const T> A, Mat
   dense::gemv(T(1), f.Kp.transpose().as_const(), res.as_const(), T(0), y);
   dense::cholesky_solve(f.H.as_const(), y);                                 // y = H^-1 g
   dense::gemv(T(1), f.Kp.as_const(), y.as_const(), T(0), lambda);           // lambda = Kp y
-  dense::gemv(T(1), f.V.as_const(), y.as_const(), T(0), impulse);           // A^T lambda = V y
+  dense::gemv(T(1), A.transpose(), lambda.as_const(), T(0), impulse);      // A^T lambda
   dense::gemv(T(1), f.Y.as_const(), y.as_const(), T(0), x);                          // xi = Y y
   dense::solve_lower_transpose(L, x);                                                 // L^-T xi
   dense::axpy(T(1), x_f, x);
