@@ -59,6 +59,33 @@ template <class T> OBLIQ_HD bool lcp_input_finite(MatView<const T> M, VecView<co
   return true;
 }
 
+// Sizes agree: M is m x m and z, w have m entries (m = q.size), with m <= max_m.
+template <class T>
+OBLIQ_HD bool lcp_shape_ok(MatView<const T> M, VecView<const T> q, VecView<T> z, VecView<T> w, int max_m = 1 << 30) {
+  const int m = q.size;
+  return M.rows == m && M.cols == m && z.size == m && w.size == m && m >= 0 && m <= max_m;
+}
+
+// The start every pivoting solver shares: checks the sizes (Status::bad_shape), sets z = 0 and
+// w = q, and checks that M and q are finite (Status::non_finite, residual NaN). Returns false,
+// with res set, when the solver must stop there.
+template <class T>
+OBLIQ_HD bool lcp_begin(MatView<const T> M, VecView<const T> q, VecView<T> z, VecView<T> w, Result<T>& res,
+                        int max_m = 1 << 30) {
+  res = Result<T>{Status::ok, 0, T(0)};
+  if (!lcp_shape_ok(M, q, z, w, max_m)) {
+    res.status = Status::bad_shape;
+    return false;
+  }
+  for (int i = 0; i < q.size; ++i) z[i] = T(0), w[i] = q[i];
+  if (!lcp_input_finite(M, q)) {
+    res.status = Status::non_finite;
+    res.residual = T(0) / T(0);
+    return false;
+  }
+  return true;
+}
+
 // w := M z + q, then returns r(z) = max_i |min(z_i, w_i)| (NaN propagates: a non-finite z or w
 // gives a non-finite residual, never a small one).
 template <class T>

@@ -41,17 +41,8 @@ template <class T>
 OBLIQ_HD Result<T> enumerate(MatView<const T> M, VecView<const T> q, VecView<T> z, VecView<T> w, Arena<T>& arena,
                              int max_iterations) {
   const int m = q.size;
-  Result<T> res{Status::ok, 0, T(0)};
-  if (M.rows != m || M.cols != m || z.size != m || w.size != m || m < 0 || m > 62) {
-    res.status = Status::bad_shape;
-    return res;
-  }
-  for (int i = 0; i < m; ++i) z[i] = T(0), w[i] = q[i];
-  if (!lcp_input_finite(M, q)) {
-    res.status = Status::non_finite;
-    res.residual = T(0) / T(0);
-    return res;
-  }
+  Result<T> res;
+  if (!lcp_begin(M, q, z, w, res, /*max_m=*/62)) return res;
   const std::size_t mark = arena.mark();
   MatView<T> A = arena.mat(m, m);                                  // (m x m) M_JJ, factorised in place
   VecView<T> b = arena.vec(m);                                     // (m) -q_J, then z_J

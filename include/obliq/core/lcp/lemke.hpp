@@ -129,17 +129,8 @@ template <class T>
 OBLIQ_HD Result<T> lemke_run(MatView<const T> M, VecView<const T> q, VecView<T> z, VecView<T> w, Arena<T>& arena,
                              int max_iterations, T pivot_factor) {
   const int m = q.size;
-  Result<T> res{Status::ok, 0, T(0)};
-  if (M.rows != m || M.cols != m || z.size != m || w.size != m || m < 0) {
-    res.status = Status::bad_shape;
-    return res;
-  }
-  for (int i = 0; i < m; ++i) z[i] = T(0), w[i] = q[i];
-  if (!lcp_input_finite(M, q)) {
-    res.status = Status::non_finite;
-    res.residual = T(0) / T(0);
-    return res;
-  }
+  Result<T> res;
+  if (!lcp_begin(M, q, z, w, res)) return res;
   // q >= 0: z = 0 is a solution.
   int r = -1;
   T qmin = T(0), qmax = T(0);

@@ -39,7 +39,7 @@ OBLIQ_HD Result<T> pgs(MatView<const T> M, VecView<const T> q, VecView<T> z, Vec
   (void)arena;
   const int m = q.size;
   Result<T> res{Status::ok, 0, T(0)};
-  if (M.rows != m || M.cols != m || z.size != m || w.size != m || m < 0) {
+  if (!lcp_shape_ok(M, q, z, w)) {
     res.status = Status::bad_shape;
     return res;
   }

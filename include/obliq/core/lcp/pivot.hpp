@@ -42,17 +42,8 @@ template <class T>
 OBLIQ_HD Result<T> principal_pivot(MatView<const T> M, VecView<const T> q, VecView<T> z, VecView<T> w,
                                    Arena<T>& arena, int max_iterations) {
   const int m = q.size;
-  Result<T> res{Status::ok, 0, T(0)};
-  if (M.rows != m || M.cols != m || z.size != m || w.size != m || m < 0) {
-    res.status = Status::bad_shape;
-    return res;
-  }
-  for (int i = 0; i < m; ++i) z[i] = T(0), w[i] = q[i];
-  if (!lcp_input_finite(M, q)) {
-    res.status = Status::non_finite;
-    res.residual = T(0) / T(0);
-    return res;
-  }
+  Result<T> res;
+  if (!lcp_begin(M, q, z, w, res)) return res;
   T qmax = T(0);
   bool start_ok = true;
   for (int i = 0; i < m; ++i) {
