@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/streams.hpp"
 #include "obliq/lcp.hpp"
 #if defined(OBLIQ_HAVE_CUDA)
 #include "obliq/cuda.hpp"
@@ -39,21 +40,12 @@ std::string base_name(const std::string& path) {
 
 int run_lcp(const LcpArgs& a) {
   // Read everything first: a file that cannot be read is misuse (exit 2) before any output.
-  std::string text;
-  if (a.file == "-") {
-    std::ostringstream ss;
-    ss << std::cin.rdbuf();
-    text = ss.str();
-  } else {
-    std::ifstream f(a.file, std::ios::binary);
-    if (!f) {
-      std::cerr << "obliq lcp: cannot open " << a.file << "\n";
-      return 2;
-    }
-    std::ostringstream ss;
-    ss << f.rdbuf();
-    text = ss.str();
-  }
+  std::ifstream file_in;
+  std::istream* in = open_input(a.file, file_in, "obliq lcp");
+  if (!in) return 2;
+  std::ostringstream ss;
+  ss << in->rdbuf();
+  const std::string text = ss.str();
   LcpOptions opt;
   opt.solver = *parse_lcp_solver(a.solver);  // validated by CLI11
   opt.threads = a.threads;
@@ -109,14 +101,9 @@ int run_lcp(const LcpArgs& a) {
   }
 
   std::ofstream file_out;
-  if (!a.output.empty() && a.output != "-") {
-    file_out.open(a.output);
-    if (!file_out) {
-      std::cerr << "obliq lcp: cannot write " << a.output << "\n";
-      return 2;
-    }
-  }
-  std::ostream& out = file_out.is_open() ? static_cast<std::ostream&>(file_out) : std::cout;
+  std::ostream* out_stream = open_output(a.output, file_out, "obliq lcp");
+  if (!out_stream) return 2;
+  std::ostream& out = *out_stream;
   bool all_ok = true;
   for (std::size_t k = 0; k < ids.size(); ++k) {
     nlohmann::json o;

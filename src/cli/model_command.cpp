@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/streams.hpp"
 #include "io/scenario_json.hpp"
 #include "obliq/batch.hpp"
 #include "obliq/model/host.hpp"
@@ -253,25 +254,11 @@ int run_model(const ModelOptions& opt) {
   }
 
   std::ifstream file_in;
-  std::istream* in = &std::cin;
-  if (opt.state_file != "-") {
-    file_in.open(opt.state_file, std::ios::binary);
-    if (!file_in) {
-      std::cerr << "obliq model: cannot read '" << opt.state_file << "': " << std::strerror(errno) << "\n";
-      return 2;
-    }
-    in = &file_in;
-  }
+  std::istream* in = open_input(opt.state_file, file_in, "obliq model");
+  if (!in) return 2;
   std::ofstream file_out;
-  std::ostream* out = &std::cout;
-  if (!opt.output.empty() && opt.output != "-") {
-    file_out.open(opt.output, std::ios::binary | std::ios::trunc);
-    if (!file_out) {
-      std::cerr << "obliq model: cannot write '" << opt.output << "': " << std::strerror(errno) << "\n";
-      return 2;
-    }
-    out = &file_out;
-  }
+  std::ostream* out = open_output(opt.output, file_out, "obliq model");
+  if (!out) return 2;
 
   bool any_error = false;
   long line_number = 0;

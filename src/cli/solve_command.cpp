@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/streams.hpp"
 #include "io/scenario_json.hpp"
 #include "obliq/batch.hpp"
 
@@ -92,34 +93,13 @@ int run_solve(const SolveOptions& opt) {
     if (opt.lcp_solver == lcp::solver_name(s)) run.lcp_solver = s;
   std::ios::sync_with_stdio(false);  // only iostreams are used below
 
-  // Input: a file or standard input.
+  // Input: a file or standard input; output: standard output or -o OUT.
   std::ifstream file_in;
-  std::istream* in = &std::cin;
-  if (opt.file != "-") {
-    std::error_code ec;
-    if (std::filesystem::is_directory(opt.file, ec)) {
-      std::cerr << "obliq: cannot read '" << opt.file << "': is a directory\n";
-      return 2;
-    }
-    file_in.open(opt.file, std::ios::binary);
-    if (!file_in) {
-      std::cerr << "obliq: cannot read '" << opt.file << "': " << std::strerror(errno) << "\n";
-      return 2;
-    }
-    in = &file_in;
-  }
-
-  // Output: standard output or -o OUT.
+  std::istream* in = open_input(opt.file, file_in, "obliq");
+  if (!in) return 2;
   std::ofstream file_out;
-  std::ostream* out = &std::cout;
-  if (!opt.output.empty() && opt.output != "-") {
-    file_out.open(opt.output, std::ios::binary | std::ios::trunc);
-    if (!file_out) {
-      std::cerr << "obliq: cannot write '" << opt.output << "': " << std::strerror(errno) << "\n";
-      return 2;
-    }
-    out = &file_out;
-  }
+  std::ostream* out = open_output(opt.output, file_out, "obliq");
+  if (!out) return 2;
 
   const io::Use use = opt.dynamics ? io::Use::dynamics : io::Use::impact;
   bool any_error = false;
