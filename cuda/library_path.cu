@@ -11,10 +11,10 @@
 //   trsmBatched x2 XY <- M^-1 XY = [X | y],  X = M^-1 A'^T,  y = M^-1 g
 //   gemmStrided    C <- A' XY + C = [W | -(t - A' (q + y))],  W = A' M^-1 A'^T + D
 //   potrfBatched   W = L_W L_W^T
-//   trsmBatched x2 z = W^-1 C_last,  lambda = -z  (MATH.md 4-5: lambda = W^+ (t - A v_f))
+//   trsmBatched x2 z = W^-1 C_last,  lambda = -z  (docs/math.md 4-5: lambda = W^+ (t - A v_f))
 //   gemmStrided    y <- y - X z  (= M^-1 g + M^-1 A'^T lambda; x = q + y)
 //   impact only:   W^-1 by two trsm on I, then syevjBatched on E_u Q_uu E_u - Q_uu and Q_uu
-//                  (MATH.md 6: the energy-consistency test)
+//                  (docs/math.md 6: the energy-consistency test)
 //   finalize       outputs, or hand the scenario to the fused kernel.
 //
 // Everything the library path does not take (complementarity law, bad input, a closed row
@@ -192,7 +192,7 @@ template <class T> std::size_t carve_bytes(int n, int m, int m_u, std::size_t C,
 template <class T> __device__ bool finite_(T x) { return isfinite(x); }
 
 // Data in -> the library's column-major buffers, or mark the scenario for the fused kernel.
-// Candidates (FORMAT.md): closed (phi <= gap_tol) and, for impact, (A_u q)_i <= vel_tol; for
+// Candidates (docs/format.md): closed (phi <= gap_tol) and, for impact, (A_u q)_i <= vel_tol; for
 // dynamics |(A_u q)_i| <= vel_tol (a closed row with (A_u q)_i < -vel_tol goes to the fused
 // kernel, which reports unresolved_impact).
 template <class T>
@@ -288,7 +288,7 @@ __global__ void prep_kernel(Inputs<T> in, Strided<std::uint8_t> active, std::uin
   }
 }
 
-// Q = W^-1 -> the two symmetric m_u x m_u matrices of the energy test (MATH.md 6), zero on the
+// Q = W^-1 -> the two symmetric m_u x m_u matrices of the energy test (docs/math.md 6), zero on the
 // rows and columns of non-candidate rows: E_u Q_uu E_u - Q_uu and Q_uu.
 template <class T>
 __global__ void energy_prep_kernel(Inputs<T> in, Strided<std::uint8_t> active, std::size_t s0, Buffers<T> b) {
@@ -323,7 +323,7 @@ __global__ void finalize_kernel(Inputs<T> in, ImpactOutputs<T> io, DynamicsOutpu
   const Strided<std::uint8_t> active = b.impact ? io.active : dout.active;
 
   // Factorizations must have succeeded, and W must be well away from singular on the rows
-  // taking part (the fused kernel decides the rank of A exactly as MATH.md 1 says).
+  // taking part (the fused kernel decides the rank of A exactly as docs/math.md 1 says).
   bool ok = b.infoM[i] == 0 && b.infoW[i] == 0;
   T dmin = T(0), dmax = T(0);
   bool any = false;

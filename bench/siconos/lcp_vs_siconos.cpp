@@ -200,14 +200,14 @@ int main(int argc, char** argv) {
   }
 
   // Siconos's own test files: each as a batch of one (timed the same way).
-  std::printf("\nSiconos LCP test problems (../shared/data/siconos-lcp), one core.\n\n");
+  std::printf("\nSiconos LCP test problems (tests/data/siconos-lcp), one core.\n\n");
   std::printf("| file | m | Siconos lemke us | ok | obliq auto us | ok | speed-up |\n|---|---|---|---|---|---|---|\n");
   const char* files[] = {"lcp_CPS_1", "lcp_CPS_2", "lcp_CPS_3", "lcp_CPS_4", "lcp_CPS_4bis", "lcp_CPS_5",
                          "lcp_Pang_isolated_sol", "lcp_Pang_isolated_sol_perturbed", "lcp_inf_sol_perturbed",
                          "lcp_deudeu", "lcp_enum_fails", "lcp_exp_murty", "lcp_exp_murty2", "lcp_mmc", "lcp_ortiz",
                          "lcp_tobenna", "lcp_trivial"};
   for (const char* f : files) {
-    const obliq::LcpProblem lp = obliq::read_siconos_lcp_file(std::string(OBLIQ_SHARED_DIR) + "/data/siconos-lcp/" + f + ".dat");
+    const obliq::LcpProblem lp = obliq::read_siconos_lcp_file(std::string(OBLIQ_SOURCE_DIR) + "/tests/data/siconos-lcp/" + f + ".dat");
     Instance p;
     p.m = lp.m;
     p.M_row = lp.M;

@@ -55,7 +55,7 @@ LcpSolution solve_lcp(const LcpProblem& problem, const LcpOptions& options = {})
 // failure never changes another's result.
 std::vector<LcpSolution> solve_lcp_batch(const std::vector<LcpProblem>& problems, const LcpOptions& options = {});
 
-// Reads one LCP in Siconos's test-data format (../shared/data/siconos-lcp/README.md: dense
+// Reads one LCP in Siconos's test-data format (tests/data/siconos-lcp/README.md: dense
 // storage is column-major; sparse-block storage with column-major blocks). Throws
 // std::runtime_error with a message naming what is wrong for a malformed or unsupported file.
 LcpProblem read_siconos_lcp(std::istream& in);

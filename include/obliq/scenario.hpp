@@ -2,7 +2,7 @@
 //
 // This is the exchange format between the file reader, the model layer, the Eigen reference
 // path and the batches (which store many scenarios of one shape in SoA buffers). Keys and
-// meanings are those of FORMAT.md.
+// meanings are those of docs/format.md.
 #pragma once
 
 #include <Eigen/Dense>

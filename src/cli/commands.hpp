@@ -8,7 +8,7 @@
 namespace obliq::cli {
 
 // A command's register function adds its subcommand and stores the action to run in `run`.
-// The action returns the process exit code (FORMAT.md: 0 all ok, 3 some error line, 2 misuse).
+// The action returns the process exit code (docs/format.md: 0 all ok, 3 some error line, 2 misuse).
 using Action = std::function<int()>;
 
 void register_solve_commands(CLI::App& app, Action& run);  // impact, dynamics (solve_command.cpp)

@@ -4,7 +4,7 @@
 // ({"id", "M" row-major, "q", "solver"?}), or one LCP in Siconos's test-data format (the first
 // non-blank character decides: "{" means JSON Lines). Output: one JSON object per problem, in
 // input order, {"id", "status", "z", "w", "iterations", "residual", "solver"}. Exit status
-// (FORMAT.md): 0 when every problem is "ok", 3 when some line is an error, 2 on misuse or an
+// (docs/format.md): 0 when every problem is "ok", 3 when some line is an error, 2 on misuse or an
 // unreadable file.
 #include <fstream>
 #include <iostream>

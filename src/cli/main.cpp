@@ -1,4 +1,4 @@
-// obliq: the command-line tool (FORMAT.md). Subcommands live in their own files.
+// obliq: the command-line tool (docs/format.md). Subcommands live in their own files.
 #include <exception>
 #include <iostream>
 
@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
-    return code == 0 ? 0 : 2;  // --help exits 0; misuse exits 2 (FORMAT.md)
+    return code == 0 ? 0 : 2;  // --help exits 0; misuse exits 2 (docs/format.md)
   }
   try {
     return run ? run() : 2;

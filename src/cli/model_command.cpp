@@ -1,5 +1,5 @@
-// obliq model MODEL --state FILE (FORMAT.md "Models"): evaluates a multibody model (a .urdf file
-// or a built-in model) at every state line of FILE and writes one scenario line (FORMAT.md's input
+// obliq model MODEL --state FILE (docs/format.md "Models"): evaluates a multibody model (a .urdf file
+// or a built-in model) at every state line of FILE and writes one scenario line (docs/format.md's input
 // schema) per state, so that `obliq model ... | obliq impact -` works. With --impact it also
 // solves the impact (the solver's backends) and adds the impact keys and the internal joint
 // impulses. A bad state line becomes an error line ({"id", "status": "error: ..."}, exit 3) and

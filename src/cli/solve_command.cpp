@@ -1,4 +1,4 @@
-// obliq impact FILE / obliq dynamics FILE (FORMAT.md): JSON Lines in, one JSON object per
+// obliq impact FILE / obliq dynamics FILE (docs/format.md): JSON Lines in, one JSON object per
 // non-blank input line out, in input order.
 //
 // The input is read in chunks (so that `obliq model ... | obliq impact -` streams and memory
@@ -136,8 +136,8 @@ void add_solve_command(CLI::App& app, Action& run, bool dynamics) {
   opt->dynamics = dynamics;
   CLI::App* sub = app.add_subcommand(
       dynamics ? "dynamics" : "impact",
-      dynamics ? "Constrained accelerations and contact forces for every scenario line of FILE (FORMAT.md)"
-               : "Post-impact velocities, impulses and energies for every scenario line of FILE (FORMAT.md)");
+      dynamics ? "Constrained accelerations and contact forces for every scenario line of FILE (docs/format.md)"
+               : "Post-impact velocities, impulses and energies for every scenario line of FILE (docs/format.md)");
   sub->add_option("FILE", opt->file, "Scenario file, JSON Lines (one object per line); - reads standard input")
       ->required();
   sub->add_option("-o,--output", opt->output, "Write the results to OUT instead of standard output");

@@ -1,5 +1,5 @@
 // src/cli/streams.hpp: the input file (or standard input for "-") and the output file (or
-// standard output for "" and "-") of a subcommand, with the misuse messages of FORMAT.md's exit 2.
+// standard output for "" and "-") of a subcommand, with the misuse messages of docs/format.md's exit 2.
 #pragma once
 
 #include <cerrno>

@@ -1,4 +1,4 @@
-// io/scenario_json.cpp: scenario lines in, result lines out (FORMAT.md).
+// io/scenario_json.cpp: scenario lines in, result lines out (docs/format.md).
 #include "io/scenario_json.hpp"
 
 #include <cmath>

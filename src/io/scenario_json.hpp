@@ -1,4 +1,4 @@
-// io/scenario_json.hpp: scenario lines (JSON Lines, FORMAT.md) in and results out.
+// io/scenario_json.hpp: scenario lines (JSON Lines, docs/format.md) in and results out.
 //
 // Reading is split in two: the structural checks a file reader must make (a JSON object, the
 // required keys, numbers that are finite, arrays where arrays belong, shapes that agree with
@@ -18,7 +18,7 @@
 
 namespace obliq::io {
 
-// Which command reads the line. Keys a command does not use (FORMAT.md: `e`, `i_u` in
+// Which command reads the line. Keys a command does not use (docs/format.md: `e`, `i_u` in
 // dynamics; `Adot_qdot`, `h`, `u` in impact) are ignored: not checked and left at zero.
 // `all` checks and reads every key.
 enum class Use { impact, dynamics, all };
@@ -46,7 +46,7 @@ std::string scenario_from_json(const ojson& j, Use use, Scenario& out);
 // are no rows, `e` as an array of m_u, `id` only when non-empty). Used by the model layer.
 nlohmann::json scenario_to_json(const Scenario& s);
 
-// Output objects (FORMAT.md "Output"). An error line carries only id and status.
+// Output objects (docs/format.md "Output"). An error line carries only id and status.
 ojson impact_result_to_json(const ojson& id, const ImpactResult& r);
 ojson dynamics_result_to_json(const ojson& id, const DynamicsResult& r);
 ojson error_to_json(const ojson& id, const std::string& reason);

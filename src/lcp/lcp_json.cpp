@@ -1,4 +1,4 @@
-// lcp/lcp_json.cpp: the JSON Lines of `obliq lcp` (docs/lcp.md; FORMAT.md's conventions: an
+// lcp/lcp_json.cpp: the JSON Lines of `obliq lcp` (docs/lcp.md; docs/format.md's conventions: an
 // "error: <reason>" line per bad problem, numbers that read back to the same double).
 #include <cmath>
 #include <string>

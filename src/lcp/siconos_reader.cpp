@@ -1,4 +1,4 @@
-// lcp/siconos_reader.cpp: Siconos's LCP test-data format (../shared/data/siconos-lcp/README.md).
+// lcp/siconos_reader.cpp: Siconos's LCP test-data format (tests/data/siconos-lcp/README.md).
 //
 // (NaN or Inf entries are read as such; the solvers report them as Status::non_finite.)
 // A stream of whitespace-separated tokens, read as Siconos's own reader does

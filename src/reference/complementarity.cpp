@@ -1,15 +1,15 @@
 // src/reference/complementarity.cpp: the complementarity law of the reference path
-// (FORMAT.md "What the laws mean", MATH.md 5 and 7), by an exact method independent of the core:
+// (docs/format.md "What the laws mean", docs/math.md 5 and 7), by an exact method independent of the core:
 //
-//   1. bilateral rows: consistency test of MATH.md 1, then x0 = the projection-law solution on
+//   1. bilateral rows: consistency test of docs/math.md 1, then x0 = the projection-law solution on
 //      them; every x with A_eq x = t_eq is x0 + Z z (Z an orthonormal basis of N(A_eq)), and
 //      1/2 (x - x_f)^T M (x - x_f) = const + 1/2 ||R z||^2 with Z^T M Z = R^T R;
 //   2. the inequality rows become a least-distance program in w = R z:
 //      min ||w||  s.t.  (A_in Z R^-1) w >= t_in - A_in x0, solved exactly through Lawson-Hanson
 //      NNLS (least_distance.cpp); infeasible rows are reported as such;
 //   3. the binding rows B (positive LDP multiplier, or zero slack to 1e-9 relative) fix x as the
-//      projection-law solution on [A_eq; A_in,B] (MATH.md 5: "once the binding rows are known");
-//   4. lambda: the minimum-norm valid multiplier (MATH.md 7), argmin ||lambda|| s.t.
+//      projection-law solution on [A_eq; A_in,B] (docs/math.md 5: "once the binding rows are known");
+//   4. lambda: the minimum-norm valid multiplier (docs/math.md 7), argmin ||lambda|| s.t.
 //      [A_eq; A_B]^T lambda = M (x - x_f), lambda_B >= 0: with lambda0 the pseudo-inverse one
 //      and N a basis of the row dependencies, lambda = lambda0 + N y where y is again the
 //      least-distance point of {y : N_B y >= -lambda0_B} (||lambda||^2 = ||lambda0||^2 + ||y||^2).
@@ -23,7 +23,7 @@ namespace obliq::reference::detail {
 
 namespace {
 
-// Orthonormal basis of N(A) (n x (n - r)), with the rank decided as in MATH.md 1.
+// Orthonormal basis of N(A) (n x (n - r)), with the rank decided as in docs/math.md 1.
 MatrixXd null_space_basis(const MatrixXd& A, Eigen::Index n) {
   if (A.rows() == 0) return MatrixXd::Identity(n, n);
   Eigen::JacobiSVD<MatrixXd> svd(A, Eigen::ComputeFullV);
@@ -47,7 +47,7 @@ Status complementarity_law(const MatrixXd& M, const Eigen::LLT<MatrixXd>& M_llt,
   const MatrixXd A_in = A.bottomRows(m_in);   // m_in x n
   const VectorXd t_eq = t.head(m_eq), t_in = t.tail(m_in);
 
-  // 1. Equality rows: consistent targets (MATH.md 1), x0 = projection-law solution on them.
+  // 1. Equality rows: consistent targets (docs/math.md 1), x0 = projection-law solution on them.
   const RowSpace rs_eq = row_space(A_eq);
   if (!targets_consistent(rs_eq, t_eq)) return Status::infeasible;
   VectorXd x0, lambda_eq;
@@ -74,7 +74,7 @@ Status complementarity_law(const MatrixXd& M, const Eigen::LLT<MatrixXd>& M_llt,
     R_llt.compute(0.5 * (ZtMZ + ZtMZ.transpose()));
     if (R_llt.info() != Eigen::Success) return Status::not_spd;
     MatrixXd AZ = A_in * Z;  // m_in x k
-    // A row with no component in N(A_eq) beyond the rank tolerance of the whole stack (MATH.md 1)
+    // A row with no component in N(A_eq) beyond the rank tolerance of the whole stack (docs/math.md 1)
     // depends on the equality rows: it becomes the exact zero row "0 >= h_i".
     const double tau = row_space(A).tau;
     for (Eigen::Index i = 0; i < m_in; ++i)
@@ -115,7 +115,7 @@ Status complementarity_law(const MatrixXd& M, const Eigen::LLT<MatrixXd>& M_llt,
     if (!grew) break;
   }
 
-  // 4. Minimum-norm valid multiplier on the binding rows (MATH.md 7).
+  // 4. Minimum-norm valid multiplier on the binding rows (docs/math.md 7).
   const Eigen::Index k_act = A_act.rows(), m_B = k_act - m_eq;
   const VectorXd lambda0 = lambda_act;  // W^+ (t - A x_f): min-norm, in range(U_r)
   VectorXd lambda_valid = lambda0;

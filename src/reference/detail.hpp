@@ -1,7 +1,7 @@
 // src/reference/detail.hpp: building blocks shared by the files of the Eigen reference path.
 //
 // Internal to src/reference (not installed). Everything here is dynamic-size Eigen in double
-// precision, written from MATH.md alone: it shares no numerics with the per-scenario core.
+// precision, written from docs/math.md alone: it shares no numerics with the per-scenario core.
 #pragma once
 
 #include <Eigen/Cholesky>
@@ -17,14 +17,14 @@ using Eigen::VectorXd;
 using Eigen::VectorXi;
 
 inline constexpr double kEps = 2.220446049250313e-16;  // 2^-52
-// MATH.md 1: bilateral targets are consistent when ||t - U_r U_r^T t|| <= 1e-10 max(1, ||t||).
+// docs/math.md 1: bilateral targets are consistent when ||t - U_r U_r^T t|| <= 1e-10 max(1, ||t||).
 inline constexpr double kConsistencyTol = 1e-10;
-// MATH.md 6 / FORMAT.md: energy_consistent iff lambda_max(E Q E - Q) <= 1e-9 lambda_max(Q).
+// docs/math.md 6 / docs/format.md: energy_consistent iff lambda_max(E Q E - Q) <= 1e-9 lambda_max(Q).
 inline constexpr double kEnergyTol = 1e-9;
 // Relative slack under which an inequality row counts as binding (complementarity law).
 inline constexpr double kBindingTol = 1e-9;
 
-// MATH.md 1: the row space of A from its SVD A = U diag(s) V^T, rank r = #{s_i > tau},
+// docs/math.md 1: the row space of A from its SVD A = U diag(s) V^T, rank r = #{s_i > tau},
 // tau = max(m, n) eps s_1. U_r (m x r), s_r (r), V_r (n x r); U_null (m x (m - r)) spans the
 // row dependencies (null space of A^T), filled only when asked for.
 struct RowSpace {
@@ -38,10 +38,10 @@ struct RowSpace {
 };
 RowSpace row_space(const MatrixXd& A, bool want_row_dependencies = false);
 
-// MATH.md 1: t is consistent with the rows of A (t in range(A)) to 1e-10 max(1, ||t||).
+// docs/math.md 1: t is consistent with the rows of A (t in range(A)) to 1e-10 max(1, ||t||).
 bool targets_consistent(const RowSpace& rs, const VectorXd& t);
 
-// MATH.md 3: W^+ = U_r diag(1/s_r) H^-1 diag(1/s_r) U_r^T, H = V_r^T M^-1 V_r (m x m).
+// docs/math.md 3: W^+ = U_r diag(1/s_r) H^-1 diag(1/s_r) U_r^T, H = V_r^T M^-1 V_r (m x m).
 MatrixXd delassus_pinv(const Eigen::LLT<MatrixXd>& M_llt, const RowSpace& rs);
 
 // Stacks [top; bottom] (both with n columns; either may have 0 rows).
@@ -50,14 +50,14 @@ MatrixXd stack_rows(const MatrixXd& top, const MatrixXd& bottom, int n);
 MatrixXd select_rows(const MatrixXd& A, const VectorXi& mask);
 VectorXd select_entries(const VectorXd& t, const VectorXi& mask);
 
-// Projection law (MATH.md 4-5): every row of A held as an equality A x = t, met in the least-
+// Projection law (docs/math.md 4-5): every row of A held as an equality A x = t, met in the least-
 // squares sense of the closed form when t is inconsistent:
 //   lambda = W^+ (t - A x_f),   x = x_f + M^-1 A^T lambda          (minimum-norm lambda)
 // x_f is v_f (impact) or a_f (dynamics).
 void projection_law(const Eigen::LLT<MatrixXd>& M_llt, const MatrixXd& A, const VectorXd& t,
                     const VectorXd& x_f, VectorXd& x, VectorXd& lambda);
 
-// Complementarity law (FORMAT.md "What the laws mean", MATH.md 5 and 7): the unique minimiser of
+// Complementarity law (docs/format.md "What the laws mean", docs/math.md 5 and 7): the unique minimiser of
 // 1/2 (x - x_f)^T M (x - x_f) subject to A_eq x = t_eq and A_in x >= t_in, with the minimum-norm
 // valid multipliers (lambda_in >= 0, zero on non-binding rows). Rows of A: the m_eq equality
 // rows first, then the inequality rows. Returns Status::infeasible when no x meets the rows.

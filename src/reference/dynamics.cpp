@@ -1,5 +1,5 @@
 // src/reference/dynamics.cpp: constrained acceleration and forces of the reference path
-// (MATH.md 4 and 7, FORMAT.md `dynamics`; Gauss's principle).
+// (docs/math.md 4 and 7, docs/format.md `dynamics`; Gauss's principle).
 #include "obliq/reference.hpp"
 #include "reference/detail.hpp"
 
@@ -15,7 +15,7 @@ DynamicsResult dynamics(const Scenario& s) {
   out.status = validate(s);
   if (out.status != Status::ok) return out;
 
-  // FORMAT.md "Candidates": a closed row that is approaching is an unresolved impact.
+  // docs/format.md "Candidates": a closed row that is approaching is an unresolved impact.
   if (m_u > 0) {
     const VectorXd normal_velocity = s.A_u * s.qdot;  // (m_u)
     for (int i = 0; i < m_u; ++i)
@@ -30,7 +30,7 @@ DynamicsResult dynamics(const Scenario& s) {
   const MatrixXd A = stack_rows(s.A_b, A_C, n);     // (m_b + m_C) x n
   const Eigen::Index m_C = A_C.rows();
 
-  // a_f = M^-1 (u - h); targets t = -c on the rows taking part, c = Adot qdot (MATH.md 4):
+  // a_f = M^-1 (u - h); targets t = -c on the rows taking part, c = Adot qdot (docs/math.md 4):
   // A qdd + c = 0 (projection) or >= 0 on the candidate rows (complementarity).
   const VectorXd a_f = M_llt.solve(s.u - s.h);
   VectorXd t(m_b + m_C);
@@ -39,7 +39,7 @@ DynamicsResult dynamics(const Scenario& s) {
 
   VectorXd qddot, lambda_rows;  // (n), (m_b + m_C)
   if (s.law == Law::projection) {
-    // MATH.md 4: lambda = -W^+ b = W^+ (t - A a_f), qdd = a_f + M^-1 A^T lambda.
+    // docs/math.md 4: lambda = -W^+ b = W^+ (t - A a_f), qdd = a_f + M^-1 A^T lambda.
     projection_law(M_llt, A, t, a_f, qddot, lambda_rows);
   } else {
     const Status st = complementarity_law(s.M, M_llt, A, m_b, t, a_f, qddot, lambda_rows);

@@ -1,4 +1,4 @@
-// src/reference/impact.cpp: the impact of the reference path (MATH.md 5-6, FORMAT.md `impact`).
+// src/reference/impact.cpp: the impact of the reference path (docs/math.md 5-6, docs/format.md `impact`).
 #include <Eigen/Eigenvalues>
 
 #include "obliq/reference.hpp"
@@ -8,7 +8,7 @@ namespace obliq::reference {
 
 namespace detail {
 
-// MATH.md 6: Q = block of W^+ (W over bilateral + all candidate rows) belonging to the
+// docs/math.md 6: Q = block of W^+ (W over bilateral + all candidate rows) belonging to the
 // candidate unilateral rows, E_u = diag(e_C); consistent iff
 // lambda_max(E_u Q E_u - Q) <= 1e-9 lambda_max(Q); true when there is no candidate row.
 bool energy_consistent(const MatrixXd& W_pinv, const VectorXd& e_C) {
@@ -39,7 +39,7 @@ ImpactResult impact(const Scenario& s) {
   out.status = validate(s);
   if (out.status != Status::ok) return out;
 
-  // Candidates from the pre-impact qdot (FORMAT.md), rows A = [A_b; A_u,C] (MATH.md 5).
+  // Candidates from the pre-impact qdot (docs/format.md), rows A = [A_b; A_u,C] (docs/math.md 5).
   const VectorXi active = impact_candidates(s);
   const Eigen::LLT<MatrixXd> M_llt(s.M);
   const MatrixXd A_C = select_rows(s.A_u, active);  // m_C x n
@@ -52,11 +52,11 @@ ImpactResult impact(const Scenario& s) {
   VectorXd t = VectorXd::Zero(m_b + m_C);
   if (m_C > 0) t.tail(m_C) = -(e_C.array() * (A_C * s.qdot).array()).matrix();
 
-  // W^+ over bilateral + all candidate rows: the projection law and the energy test (MATH.md 3, 6).
+  // W^+ over bilateral + all candidate rows: the projection law and the energy test (docs/math.md 3, 6).
   const MatrixXd W_pinv = delassus_pinv(M_llt, row_space(A));
   VectorXd v, lambda_rows;  // (n), (m_b + m_C)
   if (s.law == Law::projection) {
-    // MATH.md 5: lambda = W^+ (t - A v_f), v = v_f + M^-1 A^T lambda.
+    // docs/math.md 5: lambda = W^+ (t - A v_f), v = v_f + M^-1 A^T lambda.
     if (A.rows() > 0) {
       lambda_rows = W_pinv * (t - A * v_f);
       v = v_f + M_llt.solve(A.transpose() * lambda_rows);
@@ -72,7 +72,7 @@ ImpactResult impact(const Scenario& s) {
     }
   }
 
-  // Outputs (MATH.md 5): impulse = M (v - q) - i_u, lambda per row (bilateral first, 0 off C).
+  // Outputs (docs/math.md 5): impulse = M (v - q) - i_u, lambda per row (bilateral first, 0 off C).
   out.qdot_plus = v;
   out.impulse = s.M * (v - s.qdot) - s.i_u;
   out.lambda.head(m_b) = lambda_rows.head(m_b);

@@ -1,5 +1,5 @@
 // src/reference/least_distance.cpp: Lawson-Hanson NNLS and least-distance programming (LDP),
-// the exact finite active-set methods behind the reference complementarity law (MATH.md 7).
+// the exact finite active-set methods behind the reference complementarity law (docs/math.md 7).
 //
 // LDP (Lawson & Hanson, "Solving Least Squares Problems", ch. 23): the point of smallest norm in
 // {y : G y >= h} is found from the NNLS problem  min ||E u - f||, u >= 0,  E = [G^T; h^T],

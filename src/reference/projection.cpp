@@ -1,6 +1,6 @@
 // src/reference/projection.cpp: rank, pseudo-inverse, null-space projector, constraint inertia,
-// oblique projector and the Delassus pseudo-inverse (MATH.md 1-3), and the projection law
-// (MATH.md 4-5) built on them. Eigen's JacobiSVD and LLT only.
+// oblique projector and the Delassus pseudo-inverse (docs/math.md 1-3), and the projection law
+// (docs/math.md 4-5) built on them. Eigen's JacobiSVD and LLT only.
 #include <algorithm>
 #include <cmath>
 
@@ -11,7 +11,7 @@ namespace obliq::reference {
 
 namespace detail {
 
-// MATH.md 1: decide the rank on A only, r = #{ s_i > tau }, tau = max(m, n) eps s_1.
+// docs/math.md 1: decide the rank on A only, r = #{ s_i > tau }, tau = max(m, n) eps s_1.
 RowSpace row_space(const MatrixXd& A, bool want_row_dependencies) {
   RowSpace rs;
   const Eigen::Index m = A.rows(), n = A.cols();
@@ -39,15 +39,15 @@ RowSpace row_space(const MatrixXd& A, bool want_row_dependencies) {
   return rs;
 }
 
-// MATH.md 1: t is consistent when ||t - U_r U_r^T t|| <= 1e-10 max(1, ||t||).
+// docs/math.md 1: t is consistent when ||t - U_r U_r^T t|| <= 1e-10 max(1, ||t||).
 bool targets_consistent(const RowSpace& rs, const VectorXd& t) {
   if (t.size() == 0) return true;
   const VectorXd residual = t - rs.U_r * (rs.U_r.transpose() * t);
   return residual.norm() <= kConsistencyTol * std::max(1.0, t.norm());
 }
 
-// MATH.md 3: W^+ = U_r diag(1/s_r) H^-1 diag(1/s_r) U_r^T with H = V_r^T M^-1 V_r (r x r SPD).
-// Uses the rank of A, never a tolerance relative to W itself (MATH.md 1).
+// docs/math.md 3: W^+ = U_r diag(1/s_r) H^-1 diag(1/s_r) U_r^T with H = V_r^T M^-1 V_r (r x r SPD).
+// Uses the rank of A, never a tolerance relative to W itself (docs/math.md 1).
 MatrixXd delassus_pinv(const Eigen::LLT<MatrixXd>& M_llt, const RowSpace& rs) {
   const Eigen::Index m = rs.U_r.rows();
   if (rs.rank == 0) return MatrixXd::Zero(m, m);
@@ -91,7 +91,7 @@ VectorXd select_entries(const VectorXd& t, const VectorXi& mask) {
   return out;
 }
 
-// MATH.md 4-5 (KKT / Delassus form): lambda = W^+ (t - A x_f), x = x_f + M^-1 A^T lambda.
+// docs/math.md 4-5 (KKT / Delassus form): lambda = W^+ (t - A x_f), x = x_f + M^-1 A^T lambda.
 // For inconsistent t this meets A x = A A^+ t (least squares of the closed form).
 void projection_law(const Eigen::LLT<MatrixXd>& M_llt, const MatrixXd& A, const VectorXd& t,
                     const VectorXd& x_f, VectorXd& x, VectorXd& lambda) {
@@ -108,7 +108,7 @@ void projection_law(const Eigen::LLT<MatrixXd>& M_llt, const MatrixXd& A, const 
 
 }  // namespace detail
 
-// MATH.md 1-3: every building block of the oblique projection for one (M, A).
+// docs/math.md 1-3: every building block of the oblique projection for one (M, A).
 Projection projection(const Eigen::MatrixXd& M, const Eigen::MatrixXd& A) {
   using namespace detail;
   const Eigen::Index n = M.rows(), m = A.rows();
@@ -119,12 +119,12 @@ Projection projection(const Eigen::MatrixXd& M, const Eigen::MatrixXd& A) {
   const int r = rs.rank;
   out.rank = r;
 
-  // MATH.md 1: A^+ = V_r diag(1/s_r) U_r^T, P = I - V_r V_r^T (never I - A^+ A).
+  // docs/math.md 1: A^+ = V_r diag(1/s_r) U_r^T, P = I - V_r V_r^T (never I - A^+ A).
   out.A_pinv = rs.V_r * rs.s_r.cwiseInverse().asDiagonal() * rs.U_r.transpose();  // n x m
   out.P = MatrixXd::Identity(n, n) - rs.V_r * rs.V_r.transpose();
   out.P = 0.5 * (out.P + out.P.transpose());
 
-  // MATH.md 2: nu* = tr(P M) / (n - r); r = n (and r = 0, where nu is unused): tr(M) / n.
+  // docs/math.md 2: nu* = tr(P M) / (n - r); r = n (and r = 0, where nu is unused): tr(M) / n.
   if (n == 0)
     out.nu = 0;
   else if (r == 0 || r == n)
@@ -132,11 +132,11 @@ Projection projection(const Eigen::MatrixXd& M, const Eigen::MatrixXd& A) {
   else
     out.nu = (out.P * M).trace() / double(n - r);
 
-  // MATH.md 2, eq 8: M_c = P M P + nu (I - P).
+  // docs/math.md 2, eq 8: M_c = P M P + nu (I - P).
   out.M_c = out.P * M * out.P + out.nu * (MatrixXd::Identity(n, n) - out.P);
   out.M_c = 0.5 * (out.M_c + out.M_c.transpose());
 
-  // MATH.md 3: W^+ and S = M^-1 A^T W^+ A.
+  // docs/math.md 3: W^+ and S = M^-1 A^T W^+ A.
   out.W_pinv = delassus_pinv(M_llt, rs);
   out.S = (m == 0) ? MatrixXd::Zero(n, n) : MatrixXd(M_llt.solve(A_n.transpose() * out.W_pinv * A_n));
   return out;

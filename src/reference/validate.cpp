@@ -1,4 +1,4 @@
-// src/reference/validate.cpp: input checks and candidate rows (FORMAT.md "Fine print",
+// src/reference/validate.cpp: input checks and candidate rows (docs/format.md "Fine print",
 // "Candidates"), the first step of every reference law.
 #include <algorithm>
 #include <cmath>
@@ -11,7 +11,7 @@ namespace obliq::reference {
 namespace {
 
 // A matrix of `rows` x `cols`, where a 0-row matrix is accepted with any column count
-// (FORMAT.md: `A_b: []` means no rows of that kind).
+// (docs/format.md: `A_b: []` means no rows of that kind).
 bool jacobian_shape_ok(const Eigen::MatrixXd& A, Eigen::Index n) {
   return A.rows() == 0 || A.cols() == n;
 }
@@ -39,7 +39,7 @@ Status validate(const Scenario& s) {
   // 3. Activation tolerances are absolute and non-negative.
   if (s.gap_tol < 0 || s.vel_tol < 0) return Status::bad_tolerance;
 
-  // 4. Restitution in [0, 1] (MATH.md 8, eq 21: the plastic and elastic limits are valid).
+  // 4. Restitution in [0, 1] (docs/math.md 8, eq 21: the plastic and elastic limits are valid).
   for (Eigen::Index i = 0; i < m_u; ++i)
     if (!(s.e(i) >= 0.0 && s.e(i) <= 1.0)) return Status::bad_restitution;
 
@@ -58,7 +58,7 @@ Status validate(const Scenario& s) {
   return Status::ok;
 }
 
-// FORMAT.md "Candidates", impact: closed (phi_i <= gap_tol) and approaching or resting,
+// docs/format.md "Candidates", impact: closed (phi_i <= gap_tol) and approaching or resting,
 // (A_u qdot)_i <= vel_tol, with the pre-impact qdot (before i_u is applied).
 Eigen::VectorXi impact_candidates(const Scenario& s) {
   const Eigen::Index m_u = s.A_u.rows();
@@ -70,7 +70,7 @@ Eigen::VectorXi impact_candidates(const Scenario& s) {
   return active;
 }
 
-// FORMAT.md "Candidates", dynamics: closed and resting, |(A_u qdot)_i| <= vel_tol.
+// docs/format.md "Candidates", dynamics: closed and resting, |(A_u qdot)_i| <= vel_tol.
 Eigen::VectorXi dynamics_candidates(const Scenario& s) {
   const Eigen::Index m_u = s.A_u.rows();
   Eigen::VectorXi active = Eigen::VectorXi::Zero(m_u);

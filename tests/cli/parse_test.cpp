@@ -1,4 +1,4 @@
-// The scenario line reader (io/scenario_json): FORMAT.md's structural rules, one reason per
+// The scenario line reader (io/scenario_json): docs/format.md's structural rules, one reason per
 // defect, defaults and broadcasting, keys a command ignores, ids, and the writer's round trip.
 #include <gtest/gtest.h>
 
@@ -182,7 +182,7 @@ TEST(ParseLine, RestitutionOutsideUnitInterval) {
   EXPECT_REASON(R"({"M": [[1]], "qdot": [1], "A_u": [[1]], "e": -0.1})", "e outside [0, 1] (e = -0.1)");
   EXPECT_REASON(R"({"M": [[1]], "qdot": [1], "A_u": [[1], [1]], "e": [1, 1.0000001]})",
                 "e outside [0, 1] (e[1] = 1.0000001)");
-  // The limits themselves are valid (MATH.md 8, eq 21).
+  // The limits themselves are valid (docs/math.md 8, eq 21).
   EXPECT_EQ(reason(R"({"M": [[1]], "qdot": [1], "A_u": [[1], [1]], "e": [0, 1]})"), "");
 }
 
@@ -196,7 +196,7 @@ TEST(ParseLine, LawAndTolerances) {
 }
 
 TEST(ParseLine, KeysACommandDoesNotUseAreIgnored) {
-  // dynamics ignores e and i_u; impact ignores h, u and Adot_qdot (FORMAT.md fine print).
+  // dynamics ignores e and i_u; impact ignores h, u and Adot_qdot (docs/format.md fine print).
   const std::string dyn_only = R"({"M": [[1]], "qdot": [1], "A_u": [[1]], "h": "x", "u": [1, 2], "Adot_qdot": 3})";
   const std::string imp_only = R"({"M": [[1]], "qdot": [1], "A_u": [[1]], "e": 7, "i_u": [true]})";
   EXPECT_EQ(reason(dyn_only, Use::impact), "");

@@ -65,7 +65,7 @@ TEST(RandomScenario, RowStates) {
         if (c.r > 0) EXPECT_LE(std::abs(v[i]), tol * size);
         if (c.sep > 0) EXPECT_GE(v[i], 0.09 * size);
       }
-      // FORMAT.md's candidates agree with the states drawn.
+      // docs/format.md's candidates agree with the states drawn.
       const Eigen::VectorXi cand = reference::impact_candidates(sc);
       EXPECT_EQ(cand.sum(), (c.a > 0 || c.r > 0) ? s.m_u : 0);
       if (c.r > 0) EXPECT_EQ(reference::dynamics_candidates(sc).sum(), s.m_u);

@@ -1,4 +1,4 @@
-// MATH.md identities checked on random instances with the core's own building blocks:
+// docs/math.md identities checked on random instances with the core's own building blocks:
 // sections 1-3 (P, A^+, nu, M_c, S), eq 49 against the Delassus form of the projection law,
 // and section 5/6 energy statements.
 #include <gtest/gtest.h>
@@ -65,23 +65,23 @@ TEST(Identities, ProjectorConstraintInertiaObliqueProjection) {
     Blocks b = make_blocks(rng, n, m, dependent);
     const RowMatd I = RowMatd::Identity(n, n);
     const double Mn = b.M.norm();
-    // MATH.md 1: P symmetric idempotent, A P = 0, A A^+ A = A.
+    // docs/math.md 1: P symmetric idempotent, A P = 0, A A^+ A = A.
     EXPECT_LE((b.P * b.P - b.P).norm(), 1e-12 * n);
     EXPECT_LE((b.P - b.P.transpose()).norm(), 1e-13 * n);
     if (m > 0) {
       EXPECT_LE((b.A * b.P).norm(), 1e-12 * b.A.norm() * n);
       EXPECT_LE((b.A * b.Apinv * b.A - b.A).norm(), 1e-11 * b.A.norm() * n);
     }
-    // MATH.md 2: M_c SPD, commutes with P; nu inside [lambda_min(M), lambda_max(M)].
+    // docs/math.md 2: M_c SPD, commutes with P; nu inside [lambda_min(M), lambda_max(M)].
     Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eM(b.M), eMc(b.M_c);
     EXPECT_GT(eMc.eigenvalues().minCoeff(), 0.0);
     EXPECT_LE((b.M_c * b.P - b.P * b.M_c).norm(), 1e-10 * Mn);
     EXPECT_GE(b.nu, eM.eigenvalues().minCoeff() * (1 - 1e-9));
     EXPECT_LE(b.nu, eM.eigenvalues().maxCoeff() * (1 + 1e-9));
-    // cond(M_c) <= cond(M) (MATH.md 2)
+    // cond(M_c) <= cond(M) (docs/math.md 2)
     EXPECT_LE(eMc.eigenvalues().maxCoeff() / eMc.eigenvalues().minCoeff(),
               eM.eigenvalues().maxCoeff() / eM.eigenvalues().minCoeff() * (1 + 1e-6));
-    // MATH.md 3: S^2 = S, M S = S^T M, A S = A, S P = 0; R = I - 2S: R^2 = I, R^T M R = M.
+    // docs/math.md 3: S^2 = S, M S = S^T M, A S = A, S P = 0; R = I - 2S: R^2 = I, R^T M R = M.
     const double tol = 1e-7;  // cond(M) up to 1e6 enters S through M_c^-1
     EXPECT_LE((b.S * b.S - b.S).norm(), tol * (1 + b.S.norm()));
     EXPECT_LE((b.M * b.S - b.S.transpose() * b.M).norm(), tol * Mn * (1 + b.S.norm()));

@@ -161,7 +161,7 @@ TYPED_TEST(PhysicalCases, BarBothEndsApproachingButOneSeparates) {
   EXPECT_NEAR(c.lambda[0], 3.9 / 1.75, 50 * tol<T>());
   EXPECT_EQ(c.lambda[1], 0.0);
   EXPECT_GT(s.A_u.row(1).dot(c.qdot_plus), 0.0);
-  // e = (1, 0) on coupled contacts gains energy for some velocities (MATH.md 6): not consistent.
+  // e = (1, 0) on coupled contacts gains energy for some velocities (docs/math.md 6): not consistent.
   EXPECT_FALSE(c.energy_consistent);
   EXPECT_FALSE(p.energy_consistent);
 }
@@ -189,7 +189,7 @@ TYPED_TEST(PhysicalCases, BoxRestingOnFourCornersIsRedundant) {
 
 TYPED_TEST(PhysicalCases, Seed004Example) {
   using T = TypeParam;
-  // MATH.md 7: W = [[2,1],[1,2]], b = (-3,-3) -> N = (1, 1), w = 0.
+  // docs/math.md 7: W = [[2,1],[1,2]], b = (-3,-3) -> N = (1, 1), w = 0.
   Scenario s = Scenario::zeros({3, 0, 2});
   s.A_u << 1, 1, 0, 0, 1, 1;
   s.u << -1, -2, -1;
@@ -204,7 +204,7 @@ TYPED_TEST(PhysicalCases, Seed004Example) {
 
 TYPED_TEST(PhysicalCases, MinimumNormValidMultipliers) {
   using T = TypeParam;
-  // MATH.md 7: rows a1, a2, a1 + a2 with f = a1: the valid minimum-norm multiplier is (1, 0, 0);
+  // docs/math.md 7: rows a1, a2, a1 + a2 with f = a1: the valid minimum-norm multiplier is (1, 0, 0);
   // the plain pseudo-inverse (projection law) gives (2/3, -1/3, 1/3).
   Scenario s = Scenario::zeros({2, 0, 3});
   s.A_u << 1, 0, 0, 1, 1, 1;

@@ -252,7 +252,7 @@ TYPED_TEST(CudaBackend, PhysicalCasesAndBadScenariosInOneBatch) {
     }
     EXPECT_EQ(out.status[2], Status::not_spd);
     EXPECT_EQ(out.status[3], Status::bad_restitution);
-    // Coupled contacts with e = (1, 0) are not energy consistent (MATH.md 6).
+    // Coupled contacts with e = (1, 0) are not energy consistent (docs/math.md 6).
     EXPECT_EQ(out.status[4], Status::ok);
     EXPECT_EQ(out.energy_consistent[4], 0);
   }

@@ -71,7 +71,7 @@ TEST(LcpCli, AllOkExitsZeroAndSolverFlag) {
 }
 
 TEST(LcpCli, SiconosFiles) {
-  const std::string dir = OBLIQ_SHARED_DIR "/data/siconos-lcp/";
+  const std::string dir = OBLIQ_SOURCE_DIR "/tests/data/siconos-lcp/";
   CliRun r = run(dir + "lcp_tobenna.dat");
   EXPECT_EQ(r.code, 0);
   ASSERT_EQ(r.lines.size(), 1u);

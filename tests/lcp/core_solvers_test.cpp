@@ -33,7 +33,7 @@ template <class T> class CoreLcp : public ::testing::Test {};
 using Scalars = ::testing::Types<double, float>;
 TYPED_TEST_SUITE(CoreLcp, Scalars);
 
-// MATH.md section 7, seed 004: W = [[2,1],[1,2]], b = (-3,-3) gives N = (1,1), w = 0.
+// docs/math.md section 7, seed 004: W = [[2,1],[1,2]], b = (-3,-3) gives N = (1,1), w = 0.
 TYPED_TEST(CoreLcp, Seed004Example) {
   using T = TypeParam;
   // Exact methods: to rounding.

@@ -1,5 +1,5 @@
 // tests/lcp/siconos_peer_test.cpp: obliq's exact solvers on Siconos's own 20 LCP test problems
-// (../shared/data/siconos-lcp), against what Siconos 4.4.0's solvers did on them (REFERENCE.tsv)
+// (tests/data/siconos-lcp), against what Siconos 4.4.0's solvers did on them (REFERENCE.tsv)
 // and its best solutions (solutions/).
 //
 // Rule (docs/lcp.md): every problem that some Siconos solver solved (info 0, finite error) must
@@ -23,7 +23,7 @@
 
 namespace {
 
-const std::string kDir = OBLIQ_SHARED_DIR "/data/siconos-lcp/";
+const std::string kDir = OBLIQ_SOURCE_DIR "/tests/data/siconos-lcp/";
 
 struct Reference {
   bool solved = false;

@@ -1,4 +1,4 @@
-// Dynamics (MATH.md 4 and 7, Gauss's principle): closed forms, redundant contacts, the seed-004
+// Dynamics (docs/math.md 4 and 7, Gauss's principle): closed forms, redundant contacts, the seed-004
 // example, the minimum-norm valid multiplier, infeasible constraints, random KKT residuals.
 // Closed-form checks on O(1) values use 1e-14 absolute (about 45 ulps of the result).
 #include <gtest/gtest.h>
@@ -38,7 +38,7 @@ TEST(ReferenceDynamics, BoxOnFourCorners) {
   EXPECT_NEAR(lift.qddot(2), 2 * g, 1e-13);
 }
 
-// MATH.md 7, seed 004: M = I_3, A_u = [[1,1,0],[0,1,1]], u = (-1,-2,-1), qdot = (1,-1,1)
+// docs/math.md 7, seed 004: M = I_3, A_u = [[1,1,0],[0,1,1]], u = (-1,-2,-1), qdot = (1,-1,1)
 // (resting): W = [[2,1],[1,2]], b = (-3,-3), lambda = (1,1), w = 0 and qddot = 0.
 TEST(ReferenceDynamics, Seed004CoupledContacts) {
   Scenario s = Scenario::zeros({3, 0, 2});
@@ -55,7 +55,7 @@ TEST(ReferenceDynamics, Seed004CoupledContacts) {
   }
 }
 
-// MATH.md 7: rows a1, a2, a1 + a2 with f = M qdd + h - u = a1. Pseudo-inverse (projection law):
+// docs/math.md 7: rows a1, a2, a1 + a2 with f = M qdd + h - u = a1. Pseudo-inverse (projection law):
 // (2/3, -1/3, 1/3); the valid minimum-norm multiplier (complementarity): (1, 0, 0).
 TEST(ReferenceDynamics, MinimumNormValidMultiplier) {
   Scenario s = Scenario::zeros({2, 0, 3});
@@ -134,7 +134,7 @@ TEST(ReferenceDynamics, InfeasibleAndLeastSquares) {
   EXPECT_LT(r.qddot.norm() + r.lambda.norm(), 1e-14);
 }
 
-// KKT residuals (MATH.md 4, 7) on random feasible scenarios: n 1..40, up to 24 rows,
+// KKT residuals (docs/math.md 4, 7) on random feasible scenarios: n 1..40, up to 24 rows,
 // dependent rows, cond(M) up to 1e8.
 TEST(ReferenceDynamics, RandomKkt) {
   std::mt19937 rng(4242);

@@ -1,4 +1,4 @@
-// Impact (MATH.md 5-6): closed forms, the energy-consistency test, infeasible constraints, and
+// Impact (docs/math.md 5-6): closed forms, the energy-consistency test, infeasible constraints, and
 // KKT residuals of both laws on random scenarios.
 // Closed-form checks on O(1) values use 1e-14 absolute (about 45 ulps of the result).
 #include <gtest/gtest.h>
@@ -124,7 +124,7 @@ TEST(ReferenceImpact, ComplementarityReleasesAPullingContact) {
 }
 
 TEST(ReferenceImpact, EnergyConsistency) {
-  // MATH.md 6: two contacts with W_u = [[1, p], [p, 1]] (M = I, rows of unit norm at cos = p).
+  // docs/math.md 6: two contacts with W_u = [[1, p], [p, 1]] (M = I, rows of unit norm at cos = p).
   auto coupled = [](double p, Eigen::Vector2d e) {
     Scenario s = Scenario::zeros({2, 0, 2});
     s.A_u << 1, 0, p, std::sqrt(1 - p * p);
@@ -178,7 +178,7 @@ TEST(ReferenceImpact, InfeasibleAndLeastSquares) {
   EXPECT_NEAR(r.qdot_plus(0), 0.3, 1e-14);
 }
 
-// KKT residuals (MATH.md 5, 7) on random feasible scenarios, both laws. Bounds scale with
+// KKT residuals (docs/math.md 5, 7) on random feasible scenarios, both laws. Bounds scale with
 // cond(M); the measured worst cases are printed.
 TEST(ReferenceImpact, RandomKkt) {
   std::mt19937 rng(77);

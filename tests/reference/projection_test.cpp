@@ -1,4 +1,4 @@
-// MATH.md 1-3 on random (M, A): rank rule, Moore-Penrose conditions, projector, constraint
+// docs/math.md 1-3 on random (M, A): rank rule, Moore-Penrose conditions, projector, constraint
 // inertia and nu, the oblique projector's identities, W^+.
 #include <gtest/gtest.h>
 
@@ -81,7 +81,7 @@ TEST(ReferenceProjection, IdentitiesOnRandomInstances) {
     const double unit = size * kEps;           // well-conditioned quantities
     const double cmat = size * kEps * cond;    // quantities carrying M^-1
 
-    // Moore-Penrose conditions of A^+ (MATH.md 1).
+    // Moore-Penrose conditions of A^+ (docs/math.md 1).
     const double e_mp = std::max({rel(A * p.A_pinv * A - A, A), rel(p.A_pinv * A * p.A_pinv - p.A_pinv, p.A_pinv),
                                   fro(A * p.A_pinv - (A * p.A_pinv).transpose()) / std::max(1.0, fro(A * p.A_pinv)),
                                   fro(p.A_pinv * A - (p.A_pinv * A).transpose()) / std::max(1.0, fro(p.A_pinv * A))});
@@ -91,12 +91,12 @@ TEST(ReferenceProjection, IdentitiesOnRandomInstances) {
       EXPECT_LT(e_mp, 100 * unit * condA);
       worst[0] = std::max(worst[0], e_mp / (unit * condA));
     }
-    // P: orthogonal projector onto N(A) (MATH.md 1).
+    // P: orthogonal projector onto N(A) (docs/math.md 1).
     EXPECT_LT(fro(p.P * p.P - p.P), 100 * unit);
     EXPECT_LT(fro(p.P - p.P.transpose()), 100 * unit);
     if (m > 0) EXPECT_LT(rel(A * p.P, A), 100 * unit);
     EXPECT_NEAR(p.P.trace(), double(n - r), 100 * unit * n);
-    // nu and M_c (MATH.md 2): nu = tr(P M)/(n - r), M_c SPD, commutes with P, cond(M_c) <= cond(M).
+    // nu and M_c (docs/math.md 2): nu = tr(P M)/(n - r), M_c SPD, commutes with P, cond(M_c) <= cond(M).
     if (r > 0 && r < n) {
       EXPECT_NEAR(p.nu, (p.P * M).trace() / double(n - r), 1e-12 * M.trace());
     } else {
@@ -107,7 +107,7 @@ TEST(ReferenceProjection, IdentitiesOnRandomInstances) {
     ASSERT_GT(eig_c.eigenvalues()(0), 0.0);
     const double cond_c = eig_c.eigenvalues()(n - 1) / eig_c.eigenvalues()(0);
     EXPECT_LE(cond_c, cond * (1 + 1e-6));
-    // S (MATH.md 3): S^2 = S, M S = S^T M, A S = A, S P = 0.
+    // S (docs/math.md 3): S^2 = S, M S = S^T M, A S = A, S P = 0.
     const double nS = fro(p.S);
     const double e_S2 = rel(p.S * p.S - p.S, p.S);
     const double e_MS = fro(M * p.S - p.S.transpose() * M) / std::max(fro(M) * nS, 1e-300);

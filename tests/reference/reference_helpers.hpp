@@ -74,7 +74,7 @@ inline Scenario random_feasible_scenario(const RandomSpec& spec, std::mt19937& r
   return s;
 }
 
-// Minimum-norm valid multiplier by enumeration of the zero pattern (MATH.md 7):
+// Minimum-norm valid multiplier by enumeration of the zero pattern (docs/math.md 7):
 // argmin ||lambda|| s.t. K lambda = f, lambda_i >= 0 for i in `nonneg`. For each subset F of
 // `nonneg` forced to zero, the candidate is the pseudo-inverse solution on the other columns.
 inline VectorXd brute_force_min_norm_valid(const MatrixXd& K, const VectorXd& f,
@@ -122,7 +122,7 @@ inline MatrixXd active_rows(const Scenario& s, const VectorXi& active) {
 }
 
 // Residuals of one law's answer x (v or qddot) with per-row multipliers lam (rows of A, the
-// m_eq equality rows first), targets t and free motion x_f (MATH.md 4, 5, 7).
+// m_eq equality rows first), targets t and free motion x_f (docs/math.md 4, 5, 7).
 struct LawCheck {
   double stationarity = 0;  // ||M (x - x_f) - A^T lam|| / (||M|| (||x|| + ||x_f||))
   double primal = 0;        // complementarity: max(|eq slack|, -ineq slack) / scale
@@ -159,7 +159,7 @@ inline LawCheck check_law(const MatrixXd& M, const MatrixXd& A, int m_eq, const 
     }
     if (i < m_eq || slack(i) <= 1e-9 * vs) keep.push_back(i);
   }
-  // Minimum-norm valid multiplier on the binding rows, by enumeration (MATH.md 7).
+  // Minimum-norm valid multiplier on the binding rows, by enumeration (docs/math.md 7).
   int n_nonneg = 0;
   for (int i : keep) n_nonneg += (i >= m_eq);
   if (n_nonneg <= 10 && !keep.empty()) {

@@ -1,4 +1,4 @@
-// Validation statuses in FORMAT.md's order, and the candidate rules ("Candidates").
+// Validation statuses in docs/format.md's order, and the candidate rules ("Candidates").
 #include <gtest/gtest.h>
 
 #include <limits>
@@ -93,7 +93,7 @@ TEST(ReferenceValidate, ToleranceRestitutionSpd) {
   EXPECT_EQ(validate(s), Status::bad_restitution);
   s.e(1) = -1e-300;
   EXPECT_EQ(validate(s), Status::bad_restitution);
-  s.e << 0.0, 1.0;  // both limits are valid (MATH.md 8, eq 21)
+  s.e << 0.0, 1.0;  // both limits are valid (docs/math.md 8, eq 21)
   EXPECT_EQ(validate(s), Status::ok);
   s.e(0) = 3;
   s.M(0, 0) = -1;  // restitution is checked before SPD

@@ -19,7 +19,7 @@ template <class T> struct scalar_traits;
 
 template <> struct scalar_traits<double> {
   static constexpr double eps = 2.220446049250313e-16;  // 2^-52
-  // Relative tolerance of the energy-consistency test (MATH.md section 6, FORMAT.md).
+  // Relative tolerance of the energy-consistency test (docs/math.md section 6, docs/format.md).
   static constexpr double energy_tol = 1e-9;
   // Relative slack under which an inequality row counts as binding.
   static constexpr double binding_tol = 1e-9;

@@ -12,7 +12,7 @@ enum class Status : int {
   not_spd,            // M is not symmetric positive definite (Cholesky failed)
   bad_restitution,    // some e_i outside [0, 1]
   bad_tolerance,      // negative gap_tol or vel_tol
-  unresolved_impact,  // dynamics: a closed unilateral row is approaching (FORMAT.md)
+  unresolved_impact,  // dynamics: a closed unilateral row is approaching (docs/format.md)
   infeasible,         // complementarity law: no velocity/acceleration meets the constraints
   no_convergence,     // an iterative kernel (SVD, eigensolver, LCP) exhausted its budget
   lcp_ray,            // LCP: Lemke's method ended on a secondary ray (no solution found)

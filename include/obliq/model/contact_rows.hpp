@@ -11,7 +11,7 @@
 // where acc_x is the classical acceleration of the point at qdd = 0 without gravity: (a, v, w)
 // of its body from kinematics.hpp, with the gravity term removed (a + (g, 0)), so that the
 // point's acceleration is A qdd + Adot qdot. Rows come out in model order: bilateral rows
-// first (A_b, then A_u), which is FORMAT.md's lambda order.
+// first (A_b, then A_u), which is docs/format.md's lambda order.
 //
 // Needs forward_kinematics first. A: (ncontacts x n), phi and Adot_qdot: (ncontacts). No allocation.
 #pragma once

@@ -65,16 +65,16 @@ struct ContactSpec {
 };
 // Adds a row, keeping bilateral rows first.
 void add_contact(Model& m, const ContactSpec& c);
-// A ground contact (FORMAT.md's --contact LINK[:x,y,z] with --ground Z): the point x (link frame)
+// A ground contact (docs/format.md's --contact LINK[:x,y,z] with --ground Z): the point x (link frame)
 // against the plane z = ground, normal +z. Throws std::invalid_argument for an unknown link.
 void add_ground_contact(Model& m, const std::string& link, const Eigen::Vector3d& point, double ground);
 
-// URDF through liburdfdom. free_base adds a free-flyer joint at the root (FORMAT.md --base).
+// URDF through liburdfdom. free_base adds a free-flyer joint at the root (docs/format.md --base).
 // Throws std::runtime_error with a message naming the file on a parse failure.
 Model load_urdf(const std::string& path, bool free_base);
 Model load_urdf_string(const std::string& xml, bool free_base, const std::string& name = "urdf");
 
-// Built-in models (FORMAT.md: `obliq model --list`).
+// Built-in models (docs/format.md: `obliq model --list`).
 struct BuiltinInfo {
   std::string name, description;
 };
@@ -82,7 +82,7 @@ std::vector<BuiltinInfo> builtin_models();
 // Throws std::invalid_argument for an unknown name.
 Model builtin_model(const std::string& name);
 
-// What the model layer reports per state beyond the scenario (FORMAT.md's extra keys).
+// What the model layer reports per state beyond the scenario (docs/format.md's extra keys).
 struct StateExtras {
   Eigen::Vector3d com = Eigen::Vector3d::Zero();
   Eigen::Matrix<double, 6, 1> momentum = Eigen::Matrix<double, 6, 1>::Zero();  // (linear, angular about com)

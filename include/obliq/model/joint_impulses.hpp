@@ -13,7 +13,7 @@
 //
 // and the output for joint i is J_i carried to the joint origin o_i: (F, N_O - o_i x F).
 // For a free-floating base with no applied impulse J_root = 0 (up to round-off): nothing holds
-// the base. lambda: (ncontacts), in model row order (bilateral first: FORMAT.md's lambda).
+// the base. lambda: (ncontacts), in model row order (bilateral first: docs/format.md's lambda).
 //
 // Needs forward_kinematics first (poses, subspace, inertias). out: (nbodies x 6). No allocation.
 #pragma once

@@ -15,7 +15,7 @@
 // (columns fixed in the body move with v_i; for one-coordinate joints v_i x S = v_p x S).
 //
 // Returns Status::non_finite for NaN/Inf in q or qdot, Status::bad_shape for a free-flyer
-// quaternion whose norm is not 1 to 1e-6 (FORMAT.md asks for unit quaternions) — per state,
+// quaternion whose norm is not 1 to 1e-6 (docs/format.md asks for unit quaternions) — per state,
 // never a crash. No allocation; OBLIQ_HD.
 #pragma once
 

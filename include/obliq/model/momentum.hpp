@@ -3,7 +3,7 @@
 //   total mass      m = sum m_i,   centre of mass  c = sum m_i c_i / m          (world)
 //   momentum at O   H_O = sum I_i v_i = (p, L_O)                                (spatial, at O)
 //   momentum        p = linear momentum;  L_c = L_O - c x p  (angular about the centre of mass)
-//                   FORMAT.md's `momentum` is (p, L_c), Pinocchio's centroidal momentum h_g;
+//                   docs/format.md's `momentum` is (p, L_c), Pinocchio's centroidal momentum h_g;
 //                   the angular momentum about the base origin o_b is L_O - o_b x p (seed 003).
 //   kinetic energy  T = 1/2 sum v_i . I_i v_i  (= 1/2 qdot^T M qdot, computed independently)
 //   potential       V = - sum m_i g . c_i      (zero at the world origin, Pinocchio's convention)

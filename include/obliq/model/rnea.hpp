@@ -1,6 +1,6 @@
 // obliq/model/rnea.hpp: the bias forces h(q, qdot) by the recursive Newton-Euler algorithm.
 //
-//   h = M(q) 0 + C(q, qdot) qdot + g(q):  the joint forces that hold qdd = 0 (FORMAT.md's h)
+//   h = M(q) 0 + C(q, qdot) qdot + g(q):  the joint forces that hold qdd = 0 (docs/format.md's h)
 //
 // Forward pass (kinematics.hpp) gives every body's velocity v_i and acceleration a_i at qdd = 0
 // with gravity as the world's acceleration -g. Backward pass, world coordinates at O:

@@ -1,5 +1,5 @@
 // obliq/core/dense/svd.hpp: singular value decomposition of a small matrix by one-sided
-// (Hestenes) Jacobi rotations, and the rank rule of MATH.md section 1.
+// (Hestenes) Jacobi rotations, and the rank rule of docs/math.md section 1.
 //
 // For A (m x n) we orthogonalize the columns of X = A^T (n x m) by plane rotations J:
 // X J = B with mutually orthogonal columns b_i, |b_i| = s_i. Then A = J diag(s) Vh^T with
@@ -31,7 +31,7 @@ template <class T> OBLIQ_HD std::size_t svd_workspace(int m, int n) {
          (m < n ? std::size_t(n) * m + std::size_t(m) * m + std::size_t(m) : 0);
 }
 
-// MATH.md 1: tau = max(m, n) * eps * s_1; rank = #{s_i > tau}.
+// docs/math.md 1: tau = max(m, n) * eps * s_1; rank = #{s_i > tau}.
 template <class T> OBLIQ_HD int svd_rank(VecView<const T> s, int m, int n) {
   if (m == 0 || n == 0) return 0;
   const T s1 = s[0];

@@ -1,5 +1,5 @@
 // obliq/core/dense/symmetric_eigen.hpp: eigenvalues of a small symmetric matrix by cyclic
-// Jacobi rotations (the energy-consistency test needs the largest one, MATH.md 6).
+// Jacobi rotations (the energy-consistency test needs the largest one, docs/math.md 6).
 #pragma once
 
 #include <cmath>

@@ -9,7 +9,7 @@
 //
 // which is zero exactly when z solves the LCP (z >= 0, w >= 0 and z_i w_i = 0 for every i:
 // min(z_i, w_i) = 0 says one of them is zero and the other nonnegative). It is the quantity
-// Siconos's test data (../shared/data/siconos-lcp/REFERENCE.md, column "minmap") reports, so obliq
+// Siconos's test data (tests/data/siconos-lcp/REFERENCE.md, column "minmap") reports, so obliq
 // reports it unscaled for a like-for-like comparison.
 //
 // Acceptance. A z is accepted ("ok") when

@@ -1,5 +1,5 @@
-// obliq/core/mechanics/candidates.hpp: which unilateral rows take part (FORMAT.md
-// "Candidates"; MATH.md 0, the sets Gamma/Gamma* of eq 3, 15, 17 decided by kinematics only).
+// obliq/core/mechanics/candidates.hpp: which unilateral rows take part (docs/format.md
+// "Candidates"; docs/math.md 0, the sets Gamma/Gamma* of eq 3, 15, 17 decided by kinematics only).
 #pragma once
 
 #include "obliq/core/dense/ops.hpp"

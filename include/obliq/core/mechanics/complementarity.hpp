@@ -1,7 +1,7 @@
 // obliq/core/mechanics/complementarity.hpp: the complementarity law, one source for impacts
 // (velocity level) and dynamics (acceleration level).
 //
-// MATH.md 5 and 7 (FORMAT.md "What the laws mean"): find x minimising 1/2 (x - x_f)^T M (x - x_f)
+// docs/math.md 5 and 7 (docs/format.md "What the laws mean"): find x minimising 1/2 (x - x_f)^T M (x - x_f)
 // subject to the equality rows A_b x = t_b and the inequality rows A_u x >= t_u, with
 // multipliers lambda_u >= 0 complementary to the slack (Newton's law for impacts, Gauss's
 // principle with the contact LCP of seed 004 for dynamics).
@@ -9,7 +9,7 @@
 // Method, in whitened coordinates xi = L^T (x - x_f) (M = L L^T), where the problem is the
 // Euclidean least-distance problem min 1/2 |xi|^2, Ytilde_b xi = d_b, Z^T xi >= d_u:
 //  1. equality rows: reduce A_b to its r_b orthonormal rows (delassus.hpp); targets that no
-//     x can meet make the problem infeasible (MATH.md 1). xi_b = Y_b H_b^-1 g_b.
+//     x can meet make the problem infeasible (docs/math.md 1). xi_b = Y_b H_b^-1 g_b.
 //  2. inequality rows: Z = L^-1 A_u^T projected off the equality rows' whitened span
 //     (Z' = P_b Z), the reduced Delassus matrix W' = Z'^T Z' (PSD; singular for dependent
 //     contacts) and b' = A_u x_b - t_u; LCP(W', b') gives lambda_u, by the method `solver`
@@ -17,7 +17,7 @@
 //     proves that no x meets the constraints: Status::infeasible (so does enumeration's
 //     "no complementary basis solves it").
 //  3. x = x_f + L^-T (xi_b + Z' lambda_u); impulse f = M (x - x_f) = L (xi_b + Z' lambda_u).
-//  4. multipliers (MATH.md 7): the minimum-norm valid one, argmin |lambda| s.t.
+//  4. multipliers (docs/math.md 7): the minimum-norm valid one, argmin |lambda| s.t.
 //     A_act^T lambda = f, lambda_u >= 0 on the binding rows, 0 elsewhere. With the SVD of the
 //     binding rows A_act, lambda = lambda_0 + N y, lambda_0 = (A_act^T)^+ f orthogonal to the
 //     null basis N of A_act^T; minimising |y| s.t. lambda_0,u + N_u y >= 0 is, by its dual,

@@ -1,5 +1,5 @@
 // obliq/core/mechanics/constraint_inertia.hpp: the virtual mass nu and the constraint inertia
-// matrix M_c = P M P + nu (I - P) (MATH.md 2, seed 000 eq 8, claims 9a, 9c, 9f).
+// matrix M_c = P M P + nu (I - P) (docs/math.md 2, seed 000 eq 8, claims 9a, 9c, 9f).
 #pragma once
 
 #include "obliq/core/view.hpp"

@@ -1,5 +1,5 @@
 // obliq/core/mechanics/constraint_rows.hpp: the rows taking part, A = [A_b ; A_u restricted to
-// the candidates C] (MATH.md 0, eq 4 and 17), and the way back to the full row numbering.
+// the candidates C] (docs/math.md 0, eq 4 and 17), and the way back to the full row numbering.
 #pragma once
 
 #include "obliq/core/dense/ops.hpp"

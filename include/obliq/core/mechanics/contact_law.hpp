@@ -2,7 +2,7 @@
 // rows taking part, and then solve the same problem for a velocity or an acceleration x:
 //     min 1/2 (x - x_f)^T M (x - x_f)  s.t.  A_b x = t_b  and, on candidate rows,
 //     A_u x = t_u (projection law) or A_u x >= t_u with complementary lambda_u >= 0
-// (MATH.md 4, 5, 7; FORMAT.md "What the laws mean").
+// (docs/math.md 4, 5, 7; docs/format.md "What the laws mean").
 #pragma once
 
 #include "obliq/core/mechanics/complementarity.hpp"
@@ -44,8 +44,8 @@ OBLIQ_HD Status solve_contact_law(const ScenarioView<T>& in, const ContactProble
     if (st != Status::ok) return st;
     f = &own;
   }
-  // Equalities only. The complementarity law meets them exactly or not at all (MATH.md 1);
-  // the projection law in least squares (FORMAT.md "Fine print").
+  // Equalities only. The complementarity law meets them exactly or not at all (docs/math.md 1);
+  // the projection law in least squares (docs/format.md "Fine print").
   if (in.law == Law::complementarity && !targets_consistent(*f, t)) return Status::infeasible;
   solve_equality(*f, A, L, x_f, t, x, lambda_rows, impulse, arena);
   arena.release(mark);

@@ -1,14 +1,14 @@
 // obliq/core/mechanics/delassus.hpp: the factored Delassus operator W = A M^-1 A^T of the rows
 // taking part, and the equality solve of the projection law.
 //
-// MATH.md 1 and 3: write the rows as A = K V^T with V (n x r) orthonormal and K (m x r) of full
+// docs/math.md 1 and 3: write the rows as A = K V^T with V (n x r) orthonormal and K (m x r) of full
 // column rank r = rank(A) (decided on A alone). With M = L L^T,
 //     W^+ = Kp H^-1 Kp^T,   Kp = K^{+T},   H = V^T M^-1 V = Y^T Y,   Y = L^-1 V.
 // Two factorizations give K and V:
 //  - Householder QR of A^T = Q R (m <= n), when it certifies full row rank: V = Q, K = R^T,
 //    Kp = R^-1, and Y = L^-1 Q = (L^-1 A^T) R^-1 (Q itself is never formed). Certificate: s_min(A) >= 1 / |R^-1|_F, and full rank is accepted only when that
 //    bound exceeds 8 times the rank tolerance tau = max(m, n) eps s_1 (s_1 <= |R|_F), so the
-//    SVD would decide the same rank. This is MATH.md 1's "QR of A^T" substitute, used where it
+//    SVD would decide the same rank. This is docs/math.md 1's "QR of A^T" substitute, used where it
 //    is unambiguous; it saves the Jacobi sweeps in the common case of independent contacts.
 //  - otherwise the SVD A = U_r diag(s_r) V_r^T: V = V_r, K = U_r diag(s_r), Kp = U_r diag(1/s_r),
 //    with U's trailing columns spanning the left null space (dependent rows).
@@ -116,7 +116,7 @@ OBLIQ_HD Status factor_delassus(MatView<const T> A, MatView<const T> L, Delassus
   return Status::ok;
 }
 
-// MATH.md 1: targets t are consistent when ||t - U_r U_r^T t|| <= tol * max(1, ||t||)
+// docs/math.md 1: targets t are consistent when ||t - U_r U_r^T t|| <= tol * max(1, ||t||)
 // (tol = 1e-10 in double).
 template <class T> OBLIQ_HD bool targets_consistent(const DelassusFactor<T>& f, VecView<const T> t) {
   const T tol = sizeof(T) == sizeof(double) ? T(1e-10) : T(1e-5);
@@ -134,7 +134,7 @@ template <class T> OBLIQ_HD bool targets_consistent(const DelassusFactor<T>& f, 
   return std::sqrt(res2) <= tol * max_(T(1), std::sqrt(tt));
 }
 
-// Projection law on the factored rows (MATH.md 4 and 5, KKT/Delassus form):
+// Projection law on the factored rows (docs/math.md 4 and 5, KKT/Delassus form):
 //     lambda = W^+ (t - A x_f),   x = x_f + M^-1 A^T lambda = x_f + L^-T Y y,   impulse = A^T lambda
 // with y = H^-1 Kp^T (t - A x_f), lambda = Kp y. Inconsistent targets are met in least squares,
 // A x = A A^+ t. lambda is the minimum-norm multiplier. Outputs: x (n), lambda (m), impulse (n).

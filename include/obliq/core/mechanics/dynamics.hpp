@@ -1,5 +1,5 @@
 // obliq/core/mechanics/dynamics.hpp: constrained acceleration and constraint forces of one
-// scenario (MATH.md 4 and 7, seed 000 eq 5-8 and seed 004; FORMAT.md `dynamics`).
+// scenario (docs/math.md 4 and 7, seed 000 eq 5-8 and seed 004; docs/format.md `dynamics`).
 #pragma once
 
 #include "obliq/core/mechanics/candidates.hpp"
@@ -30,7 +30,7 @@ template <class T> OBLIQ_HD Status dynamics_solve(const ScenarioView<T>& in, con
   const int m = rows.A.rows;
   VecView<T> a_f = arena.vec(n), t = arena.vec(m), lambda_rows = arena.vec(m), impulse = arena.vec(n);
   if (arena.overflow) return Status::bad_shape;
-  // Rows hold A qdd + c = 0 (or >= 0): targets t = -c, c = Adot qdot (MATH.md 4).
+  // Rows hold A qdd + c = 0 (or >= 0): targets t = -c, c = Adot qdot (docs/math.md 4).
   for (int i = 0; i < m; ++i) t[i] = -in.Adot_qdot[rows.index.get(i)];
   // Free acceleration a_f = M^-1 (u - h).
   for (int i = 0; i < n; ++i) a_f[i] = in.u[i] - in.h[i];

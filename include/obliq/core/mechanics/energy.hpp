@@ -1,5 +1,5 @@
 // obliq/core/mechanics/energy.hpp: kinetic energy and the energy-consistency test of the
-// restitution model (MATH.md 6, eq 55 as a largest-eigenvalue test).
+// restitution model (docs/math.md 6, eq 55 as a largest-eigenvalue test).
 #pragma once
 
 #include "obliq/core/dense/cholesky.hpp"
@@ -34,7 +34,7 @@ template <class T> OBLIQ_HD std::size_t energy_workspace(int k, int r) {
   return std::size_t(r) * k + 2 * std::size_t(k) * k;
 }
 
-// MATH.md 6: Q = the block of W^+ (f factors the bilateral rows first, then the k candidate
+// docs/math.md 6: Q = the block of W^+ (f factors the bilateral rows first, then the k candidate
 // unilateral rows) that belongs to the candidate rows; E_u = diag(e_C). Consistent iff
 //     lambda_max(E_u Q E_u - Q) <= tol * lambda_max(Q)    (tol = 1e-9 in double)
 // With H = R^T R (R = L_H^T): Q = F F^T, F = Kp_u R^-1 (Kp_u: the candidate rows of Kp,

@@ -1,5 +1,5 @@
 // obliq/core/mechanics/impact.hpp: post-impact velocity, impulses, energies and the energy
-// test of one scenario (MATH.md 5 and 6; FORMAT.md `impact`).
+// test of one scenario (docs/math.md 5 and 6; docs/format.md `impact`).
 #pragma once
 
 #include "obliq/core/mechanics/candidates.hpp"

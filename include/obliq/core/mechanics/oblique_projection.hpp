@@ -1,5 +1,5 @@
 // obliq/core/mechanics/oblique_projection.hpp: the oblique projector S, the reflector R and the
-// closed-form impact law of seed 000 (MATH.md 3 and 5, eq 26-27, 42-50).
+// closed-form impact law of seed 000 (docs/math.md 3 and 5, eq 26-27, 42-50).
 //
 //     S = I - M_c^-1 P M                       (= M^-1 A^T W^+ A, the M-orthogonal projector
 //                                               onto M^-1 range(A^T))

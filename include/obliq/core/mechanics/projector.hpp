@@ -1,5 +1,5 @@
 // obliq/core/mechanics/projector.hpp: pseudo-inverse A^+ and null-space projector P of the
-// constraint Jacobian (MATH.md 1, seed 000 section "a").
+// constraint Jacobian (docs/math.md 1, seed 000 section "a").
 //
 //     A = U_r diag(s_r) V_r^T,   A^+ = V_r diag(1/s_r) U_r^T,   P = I - A^+ A = I - V_r V_r^T
 // P is built as I - V_r V_r^T (never as I - A^+ A, which is O(eps) noise when r = n).

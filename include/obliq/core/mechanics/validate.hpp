@@ -1,4 +1,4 @@
-// obliq/core/mechanics/validate.hpp: the per-scenario input checks of FORMAT.md that do not
+// obliq/core/mechanics/validate.hpp: the per-scenario input checks of docs/format.md that do not
 // need a factorization (positive definiteness is decided by the Cholesky factorization of M).
 #pragma once
 
@@ -9,7 +9,7 @@
 namespace obliq {
 
 // Order: non-finite numbers, tolerances, restitution, symmetry of M (to 1e-12 relative to its
-// largest entry, FORMAT.md). `dynamics` selects which vectors are read.
+// largest entry, docs/format.md). `dynamics` selects which vectors are read.
 template <class T> OBLIQ_HD Status validate(const ScenarioView<T>& in, bool dynamics) {
   using namespace dense;
   if (!all_finite(in.M) || !all_finite(in.qdot) || !all_finite(in.A_b) || !all_finite(in.A_u) ||
