@@ -10,6 +10,9 @@ apt_packages=(
   libgtest-dev libbenchmark-dev                    # tests and benchmarks
   liburdfdom-dev                                   # URDF models
   libsiconos-numerics-dev                          # peer LCP solvers (benchmark only)
+  librandom123-dev libboost-dev                    # sweeps: Philox draws, Boost.Math quantile functions
+  libhdf5-dev gnuplot-nox                          # sweeps: per-sample rows in HDF5, PNG plots
+  libopenmpi-dev openmpi-bin                       # sweeps across processes: mpirun -np K obliq sweep
 )
 missing=()
 command -v python3 >/dev/null 2>&1 || apt_packages+=(python3 python3-pip)

@@ -15,5 +15,6 @@ void register_solve_commands(CLI::App& app, Action& run);  // impact, dynamics (
 void register_bench_command(CLI::App& app, Action& run);   // bench (bench_command.cpp)
 void register_lcp_command(CLI::App& app, Action& run);     // lcp (lcp_command.cpp)
 void register_model_command(CLI::App& app, Action& run);   // model (model_command.cpp)
+void register_sweep_command(CLI::App& app, Action& run);   // sweep (sweep_command.cpp)
 
 }  // namespace obliq::cli

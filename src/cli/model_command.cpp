@@ -43,29 +43,6 @@ struct ModelOptions {
 
 constexpr std::size_t kChunkLines = 1 << 12;
 
-// "a,b,c" into three numbers.
-bool parse_triple(const std::string& text, Eigen::Vector3d& out) {
-  std::stringstream ss(text);
-  std::string item;
-  int k = 0;
-  while (std::getline(ss, item, ',')) {
-    if (k == 3) return false;
-    try {
-      std::size_t used = 0;
-      out(k) = std::stod(item, &used);
-      if (used != item.size() || !std::isfinite(out(k))) return false;
-    } catch (const std::exception&) {
-      return false;
-    }
-    ++k;
-  }
-  return k == 3;
-}
-
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 // One state line: id (as given, else the line number), q, qdot, or the reason it is bad.
 struct StateLine {
   bool blank = false;
@@ -223,7 +200,7 @@ int run_model(const ModelOptions& opt) {
     return 2;
   }
   Eigen::Vector3d g;
-  if (!parse_triple(opt.gravity, g)) {
+  if (!model::parse_triple(opt.gravity, g)) {
     std::cerr << "obliq model: --gravity wants three numbers gx,gy,gz\n";
     return 2;
   }
@@ -231,23 +208,13 @@ int run_model(const ModelOptions& opt) {
   // The model: a URDF file or a built-in name; then gravity, the ground height and contacts.
   model::Model m;
   try {
-    if (ends_with(opt.model, ".urdf") || ends_with(opt.model, ".xml")) {
-      m = model::load_urdf(opt.model, opt.base == "free");
-    } else {
-      m = model::builtin_model(opt.model);
-    }
-    for (int k = 0; k < 3; ++k) m.gravity[k] = g(k);
-    for (int r = 0; r < m.ncontacts(); ++r)  // built-in ground rows sit on the plane z = --ground
-      if (m.contact_body_b[r] == -1 && m.contact_normal[3 * r + 2] == 1.0) m.contact_offset[r] = opt.ground;
-    for (const auto& c : opt.contacts) {
-      const auto colon = c.find(':');
-      Eigen::Vector3d p = Eigen::Vector3d::Zero();
-      if (colon != std::string::npos && !parse_triple(c.substr(colon + 1), p)) {
-        std::cerr << "obliq model: --contact wants LINK or LINK:x,y,z, got '" << c << "'\n";
-        return 2;
-      }
-      model::add_ground_contact(m, c.substr(0, colon), p, opt.ground);
-    }
+    model::ModelSpec spec;
+    spec.model = opt.model;
+    spec.free_base = opt.base == "free";
+    spec.gravity = g;
+    spec.ground = opt.ground;
+    spec.contacts = opt.contacts;
+    m = model::load_model(spec);
   } catch (const std::exception& e) {
     std::cerr << "obliq model: " << e.what() << "\n";
     return 2;

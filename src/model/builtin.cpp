@@ -1,6 +1,7 @@
 // model/builtin.cpp: the models a new user can name (`obliq model --list`). Each comes with its
 // contact rows already in place; --contact adds more. Every link is also a named frame.
 #include <stdexcept>
+#include <vector>
 
 #include "obliq/model/host.hpp"
 
@@ -61,18 +62,18 @@ Model dimer() {
   return m;
 }
 
-// Newton's cradle: three unit point masses on massless strings of length 1, pivots 0.1 apart on
-// the x axis at height 1 (ball radius 0.05: neighbours touch at rest). One angle per pendulum
+// Newton's cradle: `balls` unit point masses on massless strings of length 1, pivots 0.1 apart
+// on the x axis at height 1 (ball radius 0.05: neighbours touch at rest). One angle per pendulum
 // (about +y). Rows: gaps between neighbours along +x, phi = x_{i+1} - x_i - 0.1.
-Model cradle() {
+Model cradle(int balls, const std::string& name) {
   Model m;
-  m.name = "cradle";
+  m.name = name;
   const double L = 1.0, r = 0.05;
-  int b[3];
-  for (int i = 0; i < 3; ++i)
+  std::vector<int> b(balls);
+  for (int i = 0; i < balls; ++i)
     b[i] = body(m, "ball_" + std::to_string(i + 1), "swing_" + std::to_string(i + 1), -1, JointType::revolute,
                 Vector3d(2 * r * i, 0, L), Vector3d::UnitY(), 1.0, Vector3d(0, 0, -L), Matrix3d::Zero());
-  for (int i = 0; i + 1 < 3; ++i) {
+  for (int i = 0; i + 1 < balls; ++i) {
     ContactSpec c;
     c.name = "ball_" + std::to_string(i + 1) + "_" + std::to_string(i + 2);
     c.body_a = b[i + 1];
@@ -83,6 +84,21 @@ Model cradle() {
     c.offset = 2 * r;
     add_contact(m, c);
   }
+  return m;
+}
+
+// A rocking block: a uniform rigid block (mass 1, width 0.2 along x, height 0.4, depth 0.1)
+// moving in the x-z plane, q = (x, z, pitch) of its centre; contacts at the two bottom corners.
+Model block() {
+  Model m;
+  m.name = "block";
+  const double w = 0.2, hgt = 0.4;
+  const int x = body(m, "carriage_x", "x", -1, JointType::prismatic, O3, Vector3d::UnitX(), 0, O3, Matrix3d::Zero());
+  const int z = body(m, "carriage_z", "z", x, JointType::prismatic, O3, Vector3d::UnitZ(), 0, O3, Matrix3d::Zero());
+  const int b = body(m, "block", "pitch", z, JointType::revolute, O3, Vector3d::UnitY(), 1.0, O3,
+                     box_inertia(1.0, w, 0.1, hgt));
+  ground(m, "corner_left", b, Vector3d(-w / 2, 0, -hgt / 2));
+  ground(m, "corner_right", b, Vector3d(w / 2, 0, -hgt / 2));
   return m;
 }
 
@@ -160,6 +176,8 @@ std::vector<BuiltinInfo> builtin_models() {
       {"ball", "point mass (radius 0.1) moving in x, y, z over the floor; contact at its lowest point"},
       {"dimer", "planar dimer: two unit masses on a rod of length 1 (x, z, pitch); contacts at both ends"},
       {"cradle", "3-ball Newton's cradle: pendulums of length 1; rows are the gaps between neighbours (+x)"},
+      {"cradle5", "5-ball Newton's cradle: as cradle, five pendulums"},
+      {"block", "rocking block 0.2 x 0.4 (mass 1) in the x-z plane (x, z, pitch); contacts at the bottom corners"},
       {"biped5", "planar five-link biped: torso on (x, z, pitch), hips and knees; contacts at the feet"},
       {"foot", "seed 002's multi-chained foot: free-floating foot, three two-phalanx toes; heel and toe-tip contacts"},
       {"quadruped", "floating-base quadruped, 3 joints per leg (FL, FR, HL, HR); contacts at the feet"},
@@ -169,7 +187,9 @@ std::vector<BuiltinInfo> builtin_models() {
 Model builtin_model(const std::string& name) {
   if (name == "ball") return ball();
   if (name == "dimer") return dimer();
-  if (name == "cradle") return cradle();
+  if (name == "cradle") return cradle(3, "cradle");
+  if (name == "cradle5") return cradle(5, "cradle5");
+  if (name == "block") return block();
   if (name == "biped5") return biped5();
   if (name == "foot") return foot();
   if (name == "quadruped") return quadruped();

@@ -133,7 +133,7 @@ TEST(ModelCli, BuiltinCradleWithImpactAndBadLines) {
 TEST(ModelCli, ListAndMisuse) {
   const CliRun list = run(cli + " model --list | wc -l | sed 's/^/{\"n\": /; s/$/}/'");
   ASSERT_EQ(list.lines.size(), 1u);
-  EXPECT_EQ(list.lines[0]["n"], 6);
+  EXPECT_EQ(list.lines[0]["n"], 8);  // ball, dimer, cradle, cradle5, block, biped5, foot, quadruped
   EXPECT_EQ(run(cli + " model nosuchmodel --state /dev/null 2>/dev/null").status, 2);
   EXPECT_EQ(run(cli + " model " + urdf + " --state /dev/null --contact nolink 2>/dev/null").status, 2);
 }

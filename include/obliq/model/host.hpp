@@ -82,6 +82,22 @@ std::vector<BuiltinInfo> builtin_models();
 // Throws std::invalid_argument for an unknown name.
 Model builtin_model(const std::string& name);
 
+// A model as `obliq model` and sweep study files name it (docs/format.md "Models"): a .urdf/.xml
+// file or a built-in name, the URDF root joint, gravity, the ground height (built-in ground rows
+// move to it) and extra ground contacts "LINK" or "LINK:x,y,z" (--contact).
+struct ModelSpec {
+  std::string model;
+  bool free_base = false;
+  Eigen::Vector3d gravity = Eigen::Vector3d(0, 0, -9.81);
+  double ground = 0;
+  std::vector<std::string> contacts;
+};
+// Throws std::invalid_argument (bad contact text, unknown link or model) or std::runtime_error
+// (URDF parse failure), each with a message naming what is wrong.
+Model load_model(const ModelSpec& spec);
+// "a,b,c" into three finite numbers; false on anything else.
+bool parse_triple(const std::string& text, Eigen::Vector3d& out);
+
 // What the model layer reports per state beyond the scenario (docs/format.md's extra keys).
 struct StateExtras {
   Eigen::Vector3d com = Eigen::Vector3d::Zero();

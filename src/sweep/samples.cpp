@@ -1,0 +1,190 @@
+// sweep/samples.cpp: drawing a chunk of samples and solving them (docs/sweep.md "Samples").
+#include "sweep/samples.hpp"
+
+#include <omp.h>
+
+#include <cmath>
+#include <limits>
+
+#include "obliq/model/joint_impulses.hpp"
+#include "obliq/model/kinematics.hpp"
+#include "sweep/distribution.hpp"
+#include "sweep/random.hpp"
+
+namespace obliq::sweep {
+namespace {
+
+constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
+
+int thread_count(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
+
+// The batch of pre-impact scenarios: the model at the perturbed states, or the raw scenario
+// with perturbed qdot. Model failures leave their status in `status`.
+void build_batch(const Study& st, std::uint64_t first, std::size_t count, int threads, RowMat<double>& Q,
+                 Batch<double>& batch, std::vector<Status>& status) {
+  const int nv = int(st.qdot.size());
+  const long long c = static_cast<long long>(count);
+  if (st.model) {
+    const model::Model& m = *st.model;
+    Q.resize(count, m.nq);
+    RowMat<double> V(count, nv);
+#pragma omp parallel for schedule(static) num_threads(thread_count(threads))
+    for (long long s = 0; s < c; ++s) {
+      const std::uint64_t i = first + std::uint64_t(s);
+      Eigen::VectorXd dq(nv);
+      for (int k = 0; k < nv; ++k) {
+        dq(k) = draw(st.dq[k], uniform01(st.seed, Stream::q, i, k));
+        V(s, k) = st.qdot(k) + draw(st.dqdot[k], uniform01(st.seed, Stream::qdot, i, k));
+      }
+      Q.row(s) = model::integrate(m, st.q, dq, 1.0).transpose();  // q perturbed along the tangent space
+    }
+    model::evaluate_batch(m, Q, V, batch, status, threads);
+    if (st.closed_gaps) std::fill(batch.phi_u.begin(), batch.phi_u.end(), 0.0);
+  } else {
+    batch = Batch<double>(st.scenario->shape(), count);
+    status.assign(count, Status::ok);
+    for (std::size_t s = 0; s < count; ++s) {
+      batch.set(s, *st.scenario);
+      for (int k = 0; k < nv; ++k)
+        batch.qdot[s * nv + k] += draw(st.dqdot[k], uniform01(st.seed, Stream::qdot, first + s, k));
+    }
+  }
+  // Restitution per unilateral row; e(v) laws read the row's approach speed -(A_u qdot)_i.
+  const int mu = batch.shape.m_u;
+#pragma omp parallel for schedule(static) num_threads(thread_count(threads))
+  for (long long s = 0; s < c; ++s) {
+    const Eigen::VectorXd vn = batch.A_u_of(s) * batch.qdot_of(s);
+    for (int r = 0; r < mu; ++r)
+      batch.e[s * mu + r] = draw(st.restitution[r], uniform01(st.seed, Stream::restitution, first + s, r), -vn(r));
+    batch.law[s] = std::uint8_t(st.law);
+  }
+}
+
+}  // namespace
+
+Layout layout(const Study& st) {
+  Layout L;
+  L.n = int(st.qdot.size());
+  L.m_b = st.model ? st.model->n_bilateral : int(st.scenario->A_b.rows());
+  L.m_u = int(st.contact_names.size()) - L.m_b;
+  L.joints = st.joint_impulses ? st.model->nbodies() : 0;
+  int at = 0;
+  L.e = at, at += L.m_u;
+  L.qdot_plus = at, at += L.n;
+  L.qdot_plus_norm = at++;
+  L.impulse = at, at += L.m_b + L.m_u;
+  L.separation = at, at += L.m_u;
+  L.energy_ratio = at++;
+  L.joint_force = at, at += L.joints;
+  L.joint_moment = at, at += L.joints;
+  L.total = at;
+  return L;
+}
+
+std::vector<Column> columns(const Study& st) {
+  const Layout L = layout(st);
+  std::vector<Column> c(L.total);
+  for (int r = 0; r < L.m_u; ++r) c[L.e + r] = {"e." + st.contact_names[L.m_b + r], "1"};
+  if (st.model) {
+    const model::Model& m = *st.model;
+    static const char* ff[6] = {"vx", "vy", "vz", "wx", "wy", "wz"};
+    for (int b = 0; b < m.nbodies(); ++b) {
+      const auto t = model::JointType(m.joint_type[b]);
+      const int k0 = m.idx_v[b];
+      if (t == model::JointType::free_flyer) {
+        for (int k = 0; k < 6; ++k)
+          c[L.qdot_plus + k0 + k] = {"qdot_plus." + m.joint_names[b] + "." + ff[k], k < 3 ? "m/s" : "rad/s"};
+      } else {
+        c[L.qdot_plus + k0] = {"qdot_plus." + m.joint_names[b], t == model::JointType::revolute ? "rad/s" : "m/s"};
+      }
+    }
+  } else {
+    for (int k = 0; k < L.n; ++k) c[L.qdot_plus + k] = {"qdot_plus." + std::to_string(k + 1), "generalized"};
+  }
+  c[L.qdot_plus_norm] = {"qdot_plus_norm", "generalized"};
+  for (int r = 0; r < L.m_b + L.m_u; ++r) c[L.impulse + r] = {"impulse." + st.contact_names[r], st.model ? "N s" : "generalized"};
+  for (int r = 0; r < L.m_u; ++r)
+    c[L.separation + r] = {"separation_velocity." + st.contact_names[L.m_b + r], st.model ? "m/s" : "generalized"};
+  c[L.energy_ratio] = {"energy_ratio", "1"};
+  for (int b = 0; b < L.joints; ++b) {
+    c[L.joint_force + b] = {"joint_force." + st.model->joint_names[b], "N s"};
+    c[L.joint_moment + b] = {"joint_moment." + st.model->joint_names[b], "N m s"};
+  }
+  return c;
+}
+
+void run_samples(const Study& st, std::uint64_t first, std::size_t count, int threads, SampleTable& out) {
+  const Layout L = layout(st);
+  Batch<double> batch;
+  RowMat<double> Q;
+  std::vector<Status> model_status;
+  build_batch(st, first, count, threads, Q, batch, model_status);
+  ImpactResults<double> res;
+  RunOptions run;
+  run.threads = threads;
+  solve_impact(batch, res, run);
+
+  out.first = first;
+  out.count = count;
+  out.values.setConstant(count, L.total, kMissing);
+  out.status.resize(count);
+  out.energy_consistent.assign(count, 0);
+  out.candidate.assign(count * L.m_u, 0);
+  out.released.assign(count * L.m_u, 0);
+  const long long c = static_cast<long long>(count);
+  const int n = L.n, m = L.m_b + L.m_u;
+#pragma omp parallel num_threads(thread_count(threads))
+  {
+    std::vector<double> block;  // the model layer's per-state data (joint impulses)
+    model::ModelView<double> mv;
+    model::DataView<double> d;
+    std::vector<double> dq(n);
+    RowMat<double> J;
+    if (L.joints > 0) {
+      mv = st.model->view();
+      block.resize(model::data_size(mv));
+      d = model::data_view(mv, block.data());
+      J.resize(L.joints, 6);
+    }
+#pragma omp for schedule(static)
+    for (long long s = 0; s < c; ++s) {
+      auto row = out.values.row(s);
+      for (int r = 0; r < L.m_u; ++r) row(L.e + r) = batch.e[s * L.m_u + r];
+      const Status status = model_status[s] != Status::ok ? model_status[s] : res.status[s];
+      out.status[s] = status;
+      if (status != Status::ok) continue;
+      const ConstVecMap<double> vp(res.qdot_plus.data() + s * n, n);
+      const ConstVecMap<double> lambda(res.lambda.data() + s * m, m);
+      for (int k = 0; k < n; ++k) row(L.qdot_plus + k) = vp(k);
+      row(L.qdot_plus_norm) = vp.norm();
+      for (int r = 0; r < m; ++r) row(L.impulse + r) = lambda(r);
+      const Eigen::VectorXd sep = const_cast<Batch<double>&>(batch).A_u_of(s) * vp;
+      for (int r = 0; r < L.m_u; ++r) {
+        row(L.separation + r) = sep(r);
+        // Released: a candidate row without impulse under the complementarity law; under the
+        // projection law, a candidate row that pulls (lambda < 0), which complementarity releases.
+        const bool cand = res.active[s * L.m_u + r] != 0;
+        const double lr = lambda(L.m_b + r);
+        out.candidate[s * L.m_u + r] = cand;
+        out.released[s * L.m_u + r] = cand && (st.law == Law::complementarity ? lr == 0.0 : lr < 0.0);
+      }
+      const double ke0 = res.kinetic_energy_pre[s], ke1 = res.kinetic_energy_post[s];
+      if (ke0 > 0) row(L.energy_ratio) = ke1 / ke0;
+      out.energy_consistent[s] = res.energy_consistent[s];
+      if (L.joints > 0) {  // seed 002's internal impulses over the velocity jump
+        const int nq = st.model->nq;
+        model::forward_kinematics(mv, d, VecView<const double>{Q.data() + s * nq, nq, 1},
+                                  VecView<const double>{batch.qdot.data() + s * n, n, 1});
+        for (int k = 0; k < n; ++k) dq[k] = vp(k) - batch.qdot[s * n + k];
+        model::joint_impulses(mv, d, VecView<const double>{dq.data(), n, 1},
+                              VecView<const double>{lambda.data(), m, 1}, mat_view(J.data(), L.joints, 6));
+        for (int b = 0; b < L.joints; ++b) {
+          row(L.joint_force + b) = J.row(b).head<3>().norm();
+          row(L.joint_moment + b) = J.row(b).tail<3>().norm();
+        }
+      }
+    }
+  }
+}
+
+}  // namespace obliq::sweep

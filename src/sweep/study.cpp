@@ -1,0 +1,176 @@
+// sweep/study.cpp: the study file (docs/sweep.md "The study file") into a Study.
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+#include "io/scenario_json.hpp"
+#include "obliq/sweep.hpp"
+#include "sweep/distribution.hpp"
+
+namespace obliq::sweep {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+Eigen::VectorXd vector_of(const json& j, const char* key, int size, const std::string& where) {
+  auto it = j.find(key);
+  if (it == j.end()) throw std::invalid_argument(where + ": missing '" + key + "'");
+  if (!it->is_array() || int(it->size()) != size)
+    throw std::invalid_argument(where + ": '" + key + "' must be an array of " + std::to_string(size) + " numbers");
+  Eigen::VectorXd v(size);
+  for (int k = 0; k < size; ++k) {
+    if (!(*it)[k].is_number() || !std::isfinite((*it)[k].get<double>()))
+      throw std::invalid_argument(where + ": '" + key + "' must hold finite numbers");
+    v(k) = (*it)[k].get<double>();
+  }
+  return v;
+}
+
+std::uint64_t count_of(const json& j, const char* key, std::uint64_t fallback, bool required) {
+  auto it = j.find(key);
+  if (it == j.end()) {
+    if (required) throw std::invalid_argument(std::string("study: missing '") + key + "'");
+    return fallback;
+  }
+  if (!it->is_number_unsigned()) throw std::invalid_argument(std::string("study: '") + key + "' must be an integer >= 0");
+  return it->get<std::uint64_t>();
+}
+
+void read_model(Study& s, const json& mech, const std::string& base_dir) {
+  model::ModelSpec spec;
+  spec.model = mech["model"].get<std::string>();
+  const bool is_file = spec.model.find(".urdf") != std::string::npos || spec.model.find(".xml") != std::string::npos;
+  if (is_file && std::filesystem::path(spec.model).is_relative())
+    spec.model = (std::filesystem::path(base_dir) / spec.model).string();
+  if (mech.contains("base")) {
+    const auto base = mech["base"].get<std::string>();
+    if (base != "fixed" && base != "free") throw std::invalid_argument("mechanism: 'base' is fixed or free");
+    spec.free_base = base == "free";
+  }
+  if (mech.contains("gravity")) spec.gravity = vector_of(mech, "gravity", 3, "mechanism");
+  if (mech.contains("ground")) spec.ground = mech["ground"].get<double>();
+  if (mech.contains("contacts")) spec.contacts = mech["contacts"].get<std::vector<std::string>>();
+  s.model = model::load_model(spec);
+  const model::Model& m = *s.model;
+  s.q = mech.contains("q") ? vector_of(mech, "q", m.nq, "mechanism") : model::neutral(m);
+  s.qdot = vector_of(mech, "qdot", m.nv, "mechanism");
+  s.contact_names = m.contact_names;
+  if (mech.contains("gaps")) {
+    const auto gaps = mech["gaps"].get<std::string>();
+    if (gaps != "closed" && gaps != "model") throw std::invalid_argument("mechanism: 'gaps' is closed or model");
+    s.closed_gaps = gaps == "closed";
+  }
+}
+
+void read_scenario(Study& s, const json& mech) {
+  Scenario sc;
+  const std::string error = io::scenario_from_json(mech["scenario"], io::Use::impact, sc);
+  if (!error.empty()) throw std::invalid_argument("mechanism.scenario: " + error);
+  s.qdot = sc.qdot;
+  for (int r = 0; r < sc.A_b.rows(); ++r) s.contact_names.push_back("bilateral_" + std::to_string(r + 1));
+  for (int r = 0; r < sc.A_u.rows(); ++r) s.contact_names.push_back("contact_" + std::to_string(r + 1));
+  s.scenario = std::move(sc);
+  s.closed_gaps = false;  // the scenario's own gaps
+}
+
+void read_restitution(Study& s, const json& j, int n_bilateral, int m_u) {
+  s.restitution.assign(m_u, Distribution{});
+  if (!j.is_object() || j.contains("dist")) {  // one distribution for every contact
+    for (auto& d : s.restitution) d = parse_restitution(j, "restitution");
+    return;
+  }
+  if (j.contains("default"))
+    for (auto& d : s.restitution) d = parse_restitution(j["default"], "restitution.default");
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (it.key() == "default") continue;
+    int row = -1;
+    for (int r = 0; r < m_u; ++r)
+      if (s.contact_names[n_bilateral + r] == it.key()) row = r;
+    if (row < 0) throw std::invalid_argument("restitution: '" + it.key() + "' is not a unilateral contact of the mechanism");
+    s.restitution[row] = parse_restitution(it.value(), "restitution." + it.key());
+  }
+}
+
+void read_collect(Study& s, const json& c) {
+  if (!c.is_object()) throw std::invalid_argument("collect: must be an object");
+  s.joint_impulses = c.value("joint_impulses", s.joint_impulses) && s.model.has_value();
+  if (c.contains("rows")) {
+    if (c["rows"] == "all") s.rows = s.samples;
+    else s.rows = std::min(count_of(c, "rows", 0, true), s.samples);
+  }
+  if (c.contains("rows_format")) {
+    const auto f = c["rows_format"].get<std::vector<std::string>>();
+    s.rows_csv = std::find(f.begin(), f.end(), "csv") != f.end();
+    s.rows_hdf5 = std::find(f.begin(), f.end(), "hdf5") != f.end();
+  }
+  s.bins = c.value("bins", s.bins);
+  if (s.bins < 1 || s.bins > 100000) throw std::invalid_argument("collect: 'bins' must be in 1..100000");
+  if (c.contains("ranges"))
+    for (auto it = c["ranges"].begin(); it != c["ranges"].end(); ++it) {
+      const auto r = it.value().get<std::vector<double>>();
+      if (r.size() != 2 || !(r[0] < r[1])) throw std::invalid_argument("collect.ranges." + it.key() + ": [low, high], low < high");
+      s.ranges.push_back({it.key(), {r[0], r[1]}});
+    }
+  if (c.contains("quantiles")) {
+    s.quantiles = c["quantiles"].get<std::vector<double>>();
+    for (double q : s.quantiles)
+      if (!(q >= 0 && q <= 1)) throw std::invalid_argument("collect: 'quantiles' must lie in [0, 1]");
+  }
+  s.sketch_k = c.value("sketch_k", s.sketch_k);
+  if (s.sketch_k < 8 || s.sketch_k > 65535) throw std::invalid_argument("collect: 'sketch_k' must be in 8..65535");
+  s.scatter = count_of(c, "scatter", s.scatter, false);
+  s.plots = c.value("plots", s.plots);
+}
+
+}  // namespace
+
+Study parse_study(const json& j, const std::string& base_dir) {
+  if (!j.is_object()) throw std::invalid_argument("study: the file must hold one JSON object");
+  Study s;
+  s.source = j;
+  try {
+    s.name = j.value("name", std::string("sweep"));
+    s.samples = count_of(j, "samples", 0, true);
+    s.seed = count_of(j, "seed", 0, true);
+    if (!j.contains("mechanism") || !j["mechanism"].is_object()) throw std::invalid_argument("study: missing 'mechanism'");
+    const json& mech = j["mechanism"];
+    if (mech.contains("model")) read_model(s, mech, base_dir);
+    else if (mech.contains("scenario")) read_scenario(s, mech);
+    else throw std::invalid_argument("mechanism: give 'model' (a built-in name or a .urdf file) or 'scenario'");
+    const std::string law = j.value("law", std::string("complementarity"));
+    if (law != "complementarity" && law != "projection") throw std::invalid_argument("study: 'law' is complementarity or projection");
+    s.law = law == "projection" ? Law::projection : Law::complementarity;
+
+    const int nv = int(s.qdot.size());
+    const int nb = s.model ? s.model->n_bilateral : int(s.scenario->A_b.rows());
+    const int mu = int(s.contact_names.size()) - nb;
+    read_restitution(s, j.contains("restitution") ? j["restitution"] : json(0.0), nb, mu);
+    s.dq.assign(nv, Distribution{});
+    s.dqdot.assign(nv, Distribution{});
+    if (j.contains("perturb")) {
+      const json& p = j["perturb"];
+      if (p.contains("q")) {
+        if (!s.model) throw std::invalid_argument("perturb.q: needs a model (a raw scenario has no q)");
+        for (int k = 0; k < nv; ++k) s.dq[k] = parse_perturbation(p["q"], k, "perturb.q");
+      }
+      if (p.contains("qdot"))
+        for (int k = 0; k < nv; ++k) s.dqdot[k] = parse_perturbation(p["qdot"], k, "perturb.qdot");
+    }
+    if (j.contains("collect")) read_collect(s, j["collect"]);
+    else s.joint_impulses = s.model.has_value();
+  } catch (const nlohmann::json::exception& e) {
+    throw std::invalid_argument(std::string("study: a key has the wrong type (") + e.what() + ")");
+  }
+  return s;
+}
+
+Study load_study(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in || std::filesystem::is_directory(path)) throw std::invalid_argument("cannot read '" + path + "'");
+  json j = json::parse(in, nullptr, false);
+  if (j.is_discarded()) throw std::invalid_argument("'" + path + "' is not valid JSON");
+  return parse_study(j, std::filesystem::path(path).parent_path().string());
+}
+
+}  // namespace obliq::sweep

@@ -1,0 +1,137 @@
+// sweep/sweep.cpp: the chunk loop of a sweep (docs/sweep.md), sharding and the summary.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "obliq/sweep.hpp"
+#include "sweep/samples.hpp"
+#include "sweep/statistics.hpp"
+
+namespace obliq::sweep {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+constexpr std::uint64_t kPilot = 1024;  // samples [0, kPilot) fix the histogram ranges not given
+
+// Histogram range per column: the study's (exact name, or a group such as "impulse" for every
+// "impulse.<contact>"), else the pilot's [min, max] widened by 5 % on each side.
+std::vector<std::pair<double, double>> histogram_ranges(const Study& st, int threads) {
+  const std::vector<Column> cols = columns(st);
+  std::vector<std::pair<double, double>> r(cols.size(), {0.0, 1.0});
+  std::vector<bool> given(cols.size(), false);
+  for (std::size_t c = 0; c < cols.size(); ++c)
+    for (const auto& [name, range] : st.ranges)
+      if (cols[c].name == name || cols[c].name.rfind(name + ".", 0) == 0) {
+        r[c] = range;
+        given[c] = true;
+      }
+  if (std::all_of(given.begin(), given.end(), [](bool g) { return g; })) return r;
+  SampleTable pilot;
+  run_samples(st, 0, std::size_t(std::min(st.samples, kPilot)), threads, pilot);
+  for (std::size_t c = 0; c < cols.size(); ++c) {
+    if (given[c]) continue;
+    double lo = INFINITY, hi = -INFINITY;
+    for (std::size_t s = 0; s < pilot.count; ++s) {
+      const double x = pilot.values(s, c);
+      if (std::isnan(x)) continue;
+      lo = std::min(lo, x);
+      hi = std::max(hi, x);
+    }
+    if (!(lo <= hi)) continue;  // no value in the pilot: [0, 1]
+    const double w = hi - lo, pad = w > 0 ? 0.05 * w : std::max(0.05 * std::abs(lo), 1e-9);
+    r[c] = {lo - pad, hi + pad};
+  }
+  return r;
+}
+
+}  // namespace
+
+std::pair<std::uint64_t, std::uint64_t> shard(std::uint64_t samples, int rank, int size) {
+  const std::uint64_t blocks = (samples + kBlock - 1) / kBlock;
+  const auto edge = [&](int r) { return std::min(samples, (blocks * std::uint64_t(r) / std::uint64_t(size)) * kBlock); };
+  return {edge(rank), edge(rank + 1)};
+}
+
+Result run(const Study& st, const Options& opt) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::uint64_t begin = std::min(opt.begin, st.samples), end = std::min(opt.end, st.samples);
+  Result res;
+  res.stats = std::make_shared<Statistics>(st, histogram_ranges(st, opt.threads), begin);
+  res.begin = begin;
+  const std::size_t chunk = std::max<std::size_t>(opt.chunk, 1);
+  SampleTable table;
+  std::uint64_t at = begin;
+  while (at < end) {
+    if (opt.stop && opt.stop->load()) {
+      res.partial = true;
+      break;
+    }
+    const std::size_t count = std::size_t(std::min<std::uint64_t>(chunk, end - at));
+    run_samples(st, at, count, opt.threads, table);
+    res.stats->add(table, opt.threads);
+    if (opt.on_chunk) opt.on_chunk(table);
+    at += count;
+    if (opt.progress) opt.progress(at - begin, end - begin);
+  }
+  res.stats->finish();
+  res.end = at;
+  res.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return res;
+}
+
+json summary(const Study& st, const Result& result, const json& run_info) {
+  json j;
+  j["obliq_version"] = OBLIQ_VERSION;
+  j["study"] = st.source;
+  j["name"] = st.name;
+  j["seed"] = st.seed;
+  j["samples_requested"] = st.samples;
+  j["samples_done"] = result.end - result.begin;
+  j["partial"] = result.partial || result.end - result.begin < st.samples;
+  j["law"] = law_name(st.law);
+  const json stats = result.stats->to_json();
+  for (auto it = stats.begin(); it != stats.end(); ++it) j[it.key()] = it.value();
+  j["run"] = run_info;
+  return j;
+}
+
+std::string summary_text(const json& s) {
+  std::ostringstream out;
+  char line[512];
+  out << "obliq sweep: " << s["name"].get<std::string>() << " (" << s["law"].get<std::string>() << " law, seed "
+      << s["seed"] << ")" << (s["partial"].get<bool>() ? "  ** PARTIAL **" : "") << "\n";
+  const auto& c = s["counts"];
+  out << "  samples " << s["samples_done"] << " of " << s["samples_requested"];
+  if (s.contains("run") && s["run"].contains("wall_time_s")) {
+    std::snprintf(line, sizeof line, " in %.2f s (%.0f samples/s)", s["run"]["wall_time_s"].get<double>(),
+                  s["run"]["samples_per_s"].get<double>());
+    out << line;
+  }
+  out << "\n  status:";
+  for (auto it = c["status"].begin(); it != c["status"].end(); ++it) out << "  " << it.key() << " " << it.value();
+  std::snprintf(line, sizeof line, "\n  energy-consistent: %.4f of ok samples;  released contacts: %.4f of candidates\n",
+                c["energy_consistent"]["fraction"].get<double>(), c["released"]["all"]["fraction"].get<double>());
+  out << line;
+  std::snprintf(line, sizeof line, "  %-36s %-7s %11s %11s %11s %11s %11s\n", "output", "unit", "mean", "sd", "p5",
+                "median", "p95");
+  out << line;
+  for (auto it = s["outputs"].begin(); it != s["outputs"].end(); ++it) {
+    const auto& o = it.value();
+    if (o["count"].get<std::uint64_t>() == 0) {
+      std::snprintf(line, sizeof line, "  %-36s %-7s %11s\n", it.key().c_str(), o["unit"].get<std::string>().c_str(),
+                    "(no values)");
+    } else {
+      const auto q = [&](const char* k) { return o["quantiles"].contains(k) ? o["quantiles"][k].get<double>() : NAN; };
+      std::snprintf(line, sizeof line, "  %-36s %-7s %11.4g %11.4g %11.4g %11.4g %11.4g\n", it.key().c_str(),
+                    o["unit"].get<std::string>().c_str(), o["mean"].get<double>(), o["sd"].get<double>(), q("0.05"),
+                    q("0.5"), q("0.95"));
+    }
+    out << line;
+  }
+  return out.str();
+}
+
+}  // namespace obliq::sweep

@@ -1,0 +1,138 @@
+// tests/sweep/cli_test.cpp: `obliq sweep` as a user runs it: every example, the same summary
+// for other thread counts and chunk sizes, plots and rows written, bad studies, Ctrl-C.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+
+fs::path scratch() {
+  static const fs::path dir = [] {
+    fs::path p = fs::temp_directory_path() / ("obliq_sweep_tests_" + std::to_string(::getpid()));
+    fs::create_directories(p);
+    return p;
+  }();
+  return dir;
+}
+struct Cleanup {
+  ~Cleanup() {
+    std::error_code ec;
+    fs::remove_all(scratch(), ec);
+  }
+} cleanup;
+
+std::string quote(const std::string& s) { return "'" + s + "'"; }
+
+int obliq(const std::string& args, std::string* out = nullptr) {
+  const fs::path o = scratch() / "stdout.txt";
+  const int st = std::system((quote(OBLIQ_CLI_PATH) + " " + args + " > " + quote(o.string()) + " 2>&1").c_str());
+  if (out) {
+    std::ifstream in(o);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    *out = ss.str();
+  }
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+json summary(const fs::path& dir) {
+  std::ifstream in(dir / "summary.json");
+  json s = json::parse(in);
+  s.erase("run");
+  return s;
+}
+
+std::string example(const std::string& name) { return std::string(OBLIQ_SOURCE_DIR) + "/examples/" + name; }
+
+// A smaller copy of an example (CI time): samples and rows cut down.
+std::string small_copy(const std::string& name, std::uint64_t samples) {
+  std::ifstream in(example(name));
+  json s = json::parse(in);
+  s["samples"] = samples;
+  const fs::path p = scratch() / name;
+  std::ofstream(p) << s.dump(2);
+  return p.string();
+}
+
+TEST(SweepCli, EveryExampleRunsAndWritesItsFiles) {
+  for (const char* name : {"foot_landing.json", "quadruped_touchdown.json", "rocking_block.json", "cradle5.json"}) {
+    const std::string study = small_copy(name, 3000);
+    const fs::path dir = scratch() / (std::string(name) + ".out");
+    std::string text;
+    ASSERT_EQ(obliq("sweep " + quote(study) + " -o " + quote(dir.string()), &text), 0) << text;
+    EXPECT_NE(text.find("energy_ratio"), std::string::npos) << text;
+    const json s = summary(dir);
+    EXPECT_EQ(s["samples_done"].get<std::uint64_t>(), 3000u) << name;
+    EXPECT_FALSE(s["partial"].get<bool>());
+    EXPECT_EQ(s["counts"]["status"]["ok"].get<std::uint64_t>(), 3000u) << name << ": " << s["counts"].dump();
+    for (const char* f : {"rows.csv", "rows.h5", "energy_ratio.png", "impulses.png", "e_vs_separation.png"})
+      EXPECT_GT(fs::file_size(dir / f), 100u) << name << " " << f;
+    // rows.csv: a header and one line per row asked for.
+    std::ifstream csv(dir / "rows.csv");
+    std::string line;
+    int lines = 0;
+    while (std::getline(csv, line)) ++lines;
+    EXPECT_EQ(lines, 1 + 1000) << name;
+  }
+}
+
+TEST(SweepCli, SameSummaryForThreadsAndChunks) {
+  const std::string study = small_copy("rocking_block.json", 20000);
+  const fs::path a = scratch() / "t1", b = scratch() / "t2";
+  ASSERT_EQ(obliq("sweep " + quote(study) + " -o " + quote(a.string()) + " --threads 1 --chunk 8192 --no-plots"), 0);
+  ASSERT_EQ(obliq("sweep " + quote(study) + " -o " + quote(b.string()) + " --threads 2 --chunk 999 --no-plots"), 0);
+  EXPECT_EQ(summary(a).dump(), summary(b).dump());
+}
+
+TEST(SweepCli, BadStudyIsMisuse) {
+  const fs::path bad = scratch() / "bad.json";
+  std::ofstream(bad) << R"({"mechanism": {"model": "nosuchmodel", "qdot": []}, "samples": 10, "seed": 1})";
+  std::string text;
+  EXPECT_EQ(obliq("sweep " + quote(bad.string()), &text), 2);
+  EXPECT_NE(text.find("nosuchmodel"), std::string::npos) << text;
+  EXPECT_EQ(obliq("sweep /nonexistent/study.json", &text), 2);
+  EXPECT_NE(text.find("cannot read"), std::string::npos) << text;
+}
+
+// Ctrl-C: SIGINT stops after the chunk in flight; the summary of the samples done is written and
+// marked partial, with every statistic counting exactly those samples; exit code 130.
+TEST(SweepCli, InterruptWritesAPartialSummary) {
+  const std::string study = small_copy("quadruped_touchdown.json", 50000000);
+  const fs::path dir = scratch() / "interrupted";
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const std::string out = (scratch() / "interrupted.txt").string();
+    std::freopen(out.c_str(), "w", stdout);
+    ::execl(OBLIQ_CLI_PATH, "obliq", "sweep", study.c_str(), "-o", dir.c_str(), "--chunk", "2000", "--threads", "1",
+            "--no-plots", static_cast<char*>(nullptr));
+    std::_Exit(127);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  ASSERT_EQ(::kill(pid, SIGINT), 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  const json s = summary(dir);
+  EXPECT_TRUE(s["partial"].get<bool>());
+  const auto done = s["samples_done"].get<std::uint64_t>();
+  EXPECT_GT(done, 0u);
+  EXPECT_LT(done, 50000000u);
+  EXPECT_EQ(done % 2000, 0u);  // whole chunks
+  EXPECT_EQ(s["counts"]["samples"].get<std::uint64_t>(), done);
+  EXPECT_EQ(s["outputs"]["e.FL_foot"]["count"].get<std::uint64_t>(), done);
+}
+
+}  // namespace

@@ -1,0 +1,151 @@
+// tests/sweep/sweep_test.cpp: draws, physics of the sampled outcomes, and reproducibility of
+// whole sweeps across threads, chunk sizes and sample-range shards.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+
+#include "obliq/sweep.hpp"
+#include "sweep/distribution.hpp"
+#include "sweep/random.hpp"
+#include "sweep/samples.hpp"
+#include "sweep/statistics.hpp"
+
+namespace obliq::sweep {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+Study study(const std::string& text) { return parse_study(json::parse(text), std::string(OBLIQ_SOURCE_DIR) + "/examples"); }
+
+json strip_run(json s) {
+  s.erase("run");
+  return s;
+}
+
+TEST(SweepRandom, CounterBasedAndInOpenUnitInterval) {
+  EXPECT_EQ(uniform01(1, Stream::q, 5, 2), uniform01(1, Stream::q, 5, 2));
+  EXPECT_NE(uniform01(1, Stream::q, 5, 2), uniform01(1, Stream::qdot, 5, 2));
+  EXPECT_NE(uniform01(1, Stream::q, 5, 2), uniform01(2, Stream::q, 5, 2));
+  EXPECT_NE(uniform01(1, Stream::q, 5, 2), uniform01(1, Stream::q, 6, 2));
+  double sum = 0;
+  const int n = 200000;
+  for (int i = 0; i < n; ++i) {
+    const double u = uniform01(9, Stream::restitution, i, 0);
+    ASSERT_GT(u, 0.0);
+    ASSERT_LT(u, 1.0);
+    sum += u;
+  }
+  EXPECT_NEAR(sum / n, 0.5, 5 * std::sqrt(1.0 / 12 / n));  // 5 standard errors
+}
+
+// Sample means against the distributions' means (5 standard errors), and the clamps.
+TEST(SweepRandom, DistributionsMatchTheirMoments) {
+  struct Case {
+    const char* spec;
+    double mean, sd;
+  } cases[] = {
+      {R"({"dist": "uniform", "low": 0.2, "high": 0.6})", 0.4, 0.4 / std::sqrt(12.0)},
+      {R"({"dist": "beta", "a": 2, "b": 5})", 2.0 / 7, std::sqrt(10.0 / (49 * 8))},
+      {R"({"dist": "fixed", "value": 0.3})", 0.3, 0},
+  };
+  const int n = 100000;
+  for (const auto& c : cases) {
+    const Distribution d = parse_restitution(json::parse(c.spec), "test");
+    double sum = 0;
+    for (int i = 0; i < n; ++i) sum += draw(d, uniform01(3, Stream::restitution, i, 0));
+    EXPECT_NEAR(sum / n, c.mean, 5 * c.sd / std::sqrt(double(n)) + 1e-12) << c.spec;  // + summation round-off
+  }
+  // Truncated normal: every value in [low, high]; symmetric truncation keeps the mean.
+  const Distribution tn = parse_restitution(json::parse(R"({"dist": "truncated_normal", "mean": 0.5, "sd": 0.3,
+                                                            "low": 0.2, "high": 0.8})"), "test");
+  double sum = 0;
+  for (int i = 0; i < n; ++i) {
+    const double x = draw(tn, uniform01(4, Stream::restitution, i, 0));
+    ASSERT_GE(x, 0.2);
+    ASSERT_LE(x, 0.8);
+    sum += x;
+  }
+  EXPECT_NEAR(sum / n, 0.5, 5 * 0.3 / std::sqrt(double(n)));
+  // Power law e(v) = e0 (v / v0)^-p, clamped.
+  const Distribution pl = parse_restitution(json::parse(R"({"dist": "power_law", "e0": 0.5, "v0": 1, "exponent": 0.25,
+                                                            "high": 0.9})"), "test");
+  EXPECT_DOUBLE_EQ(draw(pl, 0.3, 16.0), 0.25);
+  EXPECT_DOUBLE_EQ(draw(pl, 0.3, 1e-8), 0.9);
+  EXPECT_THROW(parse_restitution(json::parse(R"({"dist": "uniform", "low": 0.2, "high": 1.5})"), "t"),
+               std::invalid_argument);
+  EXPECT_THROW(parse_restitution(json::parse(R"({"dist": "gamma"})"), "t"), std::invalid_argument);
+}
+
+// A ball falling at 2 m/s: separation velocity = 2 e exactly, energy ratio = e^2 (no tangential
+// speed), the impulse m (1 + e) 2 for m = 1.
+TEST(SweepSamples, BallOutcomesFollowRestitution) {
+  const Study st = study(R"({"mechanism": {"model": "ball", "q": [0, 0, 0.1], "qdot": [0, 0, -2]}, "samples": 500,
+                             "seed": 3, "restitution": {"dist": "uniform", "low": 0, "high": 1}})");
+  SampleTable t;
+  run_samples(st, 0, 500, 2, t);
+  const Layout L = layout(st);
+  for (std::size_t s = 0; s < t.count; ++s) {
+    ASSERT_EQ(t.status[s], Status::ok);
+    const double e = t.values(s, L.e);
+    EXPECT_NEAR(t.values(s, L.separation), 2 * e, 1e-12);
+    EXPECT_NEAR(t.values(s, L.energy_ratio), e * e, 1e-12);
+    EXPECT_NEAR(t.values(s, L.impulse), 2 * (1 + e), 1e-12);
+    EXPECT_NEAR(t.values(s, L.qdot_plus + 2), 2 * e, 1e-12);
+  }
+}
+
+// The foot example at test size: one summary whatever the threads, the chunk size and the split
+// into shards (what MPI ranks do), merged exactly.
+TEST(SweepRun, FootIdenticalAcrossThreadsChunksAndShards) {
+  const Study st = load_study(std::string(OBLIQ_SOURCE_DIR) + "/tests/sweep/data/foot_small.json");
+  auto summary_of = [&](int threads, std::size_t chunk) {
+    Options o;
+    o.threads = threads;
+    o.chunk = chunk;
+    return strip_run(summary(st, run(st, o), json::object())).dump();
+  };
+  const std::string ref = summary_of(1, 8192);
+  EXPECT_EQ(summary_of(2, 8192), ref);
+  EXPECT_EQ(summary_of(2, 1000), ref);
+  EXPECT_EQ(summary_of(1, 4097), ref);
+  for (int parts : {2, 3}) {
+    Result first;
+    for (int p = 0; p < parts; ++p) {
+      Options o;
+      o.threads = 1;
+      std::tie(o.begin, o.end) = shard(st.samples, p, parts);
+      Result r = run(st, o);
+      if (p == 0) first = r;
+      else first.stats->merge(r.stats->serialize());
+    }
+    first.end = first.stats->end();
+    EXPECT_EQ(strip_run(summary(st, first, json::object())).dump(), ref) << parts << " shards";
+  }
+  // And the physics: every sample solved, energy never gained when the law certifies it.
+  const json s = json::parse(ref);
+  EXPECT_EQ(s["counts"]["status"]["ok"].get<std::uint64_t>(), st.samples);
+  EXPECT_LE(s["outputs"]["energy_ratio"]["max"].get<double>(), 1.0 + 1e-12);
+  EXPECT_EQ(s["outputs"]["energy_ratio"]["count"].get<std::uint64_t>(), st.samples);
+}
+
+TEST(SweepStudy, BadStudiesAreNamed) {
+  auto error = [](const std::string& text) {
+    try {
+      study(text);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(error(R"({"samples": 10, "seed": 1})").find("mechanism"), std::string::npos);
+  EXPECT_NE(error(R"({"mechanism": {"model": "ball", "qdot": [0, 0]}, "samples": 10, "seed": 1})").find("qdot"),
+            std::string::npos);
+  EXPECT_NE(error(R"({"mechanism": {"model": "ball", "qdot": [0, 0, -1]}, "samples": 10, "seed": 1,
+                      "restitution": {"nosuchcontact": 0.5}})").find("nosuchcontact"), std::string::npos);
+  EXPECT_NE(error(R"({"mechanism": {"model": "ball", "qdot": [0, 0, -1]}, "seed": 1})").find("samples"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace obliq::sweep
