@@ -26,18 +26,8 @@ void build_batch(const Study& st, std::uint64_t first, std::size_t count, int th
   const long long c = static_cast<long long>(count);
   if (st.model) {
     const model::Model& m = *st.model;
-    Q.resize(count, m.nq);
-    RowMat<double> V(count, nv);
-#pragma omp parallel for schedule(static) num_threads(thread_count(threads))
-    for (long long s = 0; s < c; ++s) {
-      const std::uint64_t i = first + std::uint64_t(s);
-      Eigen::VectorXd dq(nv);
-      for (int k = 0; k < nv; ++k) {
-        dq(k) = draw(st.dq[k], uniform01(st.seed, Stream::q, i, k));
-        V(s, k) = st.qdot(k) + draw(st.dqdot[k], uniform01(st.seed, Stream::qdot, i, k));
-      }
-      Q.row(s) = model::integrate(m, st.q, dq, 1.0).transpose();  // q perturbed along the tangent space
-    }
+    RowMat<double> V;
+    draw_states(st, first, count, threads, Q, V);
     model::evaluate_batch(m, Q, V, batch, status, threads);
     if (st.closed_gaps) std::fill(batch.phi_u.begin(), batch.phi_u.end(), 0.0);
   } else {
@@ -61,6 +51,24 @@ void build_batch(const Study& st, std::uint64_t first, std::size_t count, int th
 }
 
 }  // namespace
+
+void draw_states(const Study& st, std::uint64_t first, std::size_t count, int threads, RowMat<double>& Q,
+                 RowMat<double>& V) {
+  const model::Model& m = *st.model;
+  const int nv = m.nv;
+  Q.resize(count, m.nq);
+  V.resize(count, nv);
+#pragma omp parallel for schedule(static) num_threads(thread_count(threads))
+  for (long long s = 0; s < static_cast<long long>(count); ++s) {
+    const std::uint64_t i = first + std::uint64_t(s);
+    Eigen::VectorXd dq(nv);
+    for (int k = 0; k < nv; ++k) {
+      dq(k) = draw(st.dq[k], uniform01(st.seed, Stream::q, i, k));
+      V(s, k) = st.qdot(k) + draw(st.dqdot[k], uniform01(st.seed, Stream::qdot, i, k));
+    }
+    Q.row(s) = model::integrate(m, st.q, dq, 1.0).transpose();  // q perturbed along the tangent space
+  }
+}
 
 Layout layout(const Study& st) {
   Layout L;

@@ -14,6 +14,11 @@ struct Layout {
 };
 Layout layout(const Study& study);
 
+// The perturbed states of samples [first, first + count) of a model study: Q (count x nq),
+// V (count x nv).
+void draw_states(const Study& study, std::uint64_t first, std::size_t count, int threads, RowMat<double>& Q,
+                 RowMat<double>& V);
+
 // Draws samples [first, first + count) and fills `out` (the model layer's evaluate_batch, then the
 // core's impact solve through obliq::solve_impact; joint impulses through the model layer's
 // per-state joint_impulses). OpenMP over samples with `threads`.

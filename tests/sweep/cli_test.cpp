@@ -17,20 +17,19 @@ namespace {
 namespace fs = std::filesystem;
 using json = nlohmann::ordered_json;
 
+// One scratch folder per test process, removed when the process exits.
 fs::path scratch() {
-  static const fs::path dir = [] {
-    fs::path p = fs::temp_directory_path() / ("obliq_sweep_tests_" + std::to_string(::getpid()));
-    fs::create_directories(p);
-    return p;
-  }();
-  return dir;
+  struct Dir {
+    fs::path path = fs::temp_directory_path() / ("obliq_sweep_tests_" + std::to_string(::getpid()));
+    Dir() { fs::create_directories(path); }
+    ~Dir() {
+      std::error_code ec;
+      fs::remove_all(path, ec);
+    }
+  };
+  static const Dir dir;
+  return dir.path;
 }
-struct Cleanup {
-  ~Cleanup() {
-    std::error_code ec;
-    fs::remove_all(scratch(), ec);
-  }
-} cleanup;
 
 std::string quote(const std::string& s) { return "'" + s + "'"; }
 
