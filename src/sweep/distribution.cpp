@@ -11,6 +11,10 @@ namespace obliq::sweep {
 namespace {
 
 using json = nlohmann::ordered_json;
+// Boost.Math evaluates in double (its default promotes double to long double: about 3x slower).
+using Policy = boost::math::policies::policy<boost::math::policies::promote_double<false>>;
+using Normal = boost::math::normal_distribution<double, Policy>;
+using Beta = boost::math::beta_distribution<double, Policy>;
 
 double number(const json& j, const char* key, const std::string& where, double fallback, bool required) {
   auto it = j.find(key);
@@ -103,15 +107,15 @@ double draw(const Distribution& d, double u, double approach_speed) {
   switch (d.kind) {
     case Distribution::Kind::fixed: return d.value;
     case Distribution::Kind::uniform: return d.low + u * (d.high - d.low);
-    case Distribution::Kind::normal: return d.sd > 0 ? quantile(boost::math::normal(0.0, d.sd), u) : 0.0;
+    case Distribution::Kind::normal: return d.sd > 0 ? quantile(Normal(0.0, d.sd), u) : 0.0;
     case Distribution::Kind::truncated_normal: {  // inverse CDF restricted to [Phi(low), Phi(high)]
-      const boost::math::normal n(d.mean, d.sd);
+      const Normal n(d.mean, d.sd);
       const double pl = cdf(n, d.low), ph = cdf(n, d.high);
       if (!(ph > pl)) return std::clamp(d.mean, d.low, d.high);  // all the mass beyond one end
       return std::clamp(quantile(n, pl + u * (ph - pl)), d.low, d.high);
     }
     case Distribution::Kind::beta:
-      return d.low + (d.high - d.low) * quantile(boost::math::beta_distribution<double>(d.a, d.b), u);
+      return d.low + (d.high - d.low) * quantile(Beta(d.a, d.b), u);
     case Distribution::Kind::power_law: {  // e(v) = e0 (v / v0)^-exponent, clamped
       if (!(approach_speed > 0)) return std::clamp(d.e0, d.low, d.high);
       return std::clamp(d.e0 * std::pow(approach_speed / d.v0, -d.exponent), d.low, d.high);

@@ -88,20 +88,39 @@ std::vector<std::string> write_plots(const Study& st, const json& summary, const
                   quoted((d / "energy_ratio.dat").string()).c_str());
     plot("energy_ratio", body);
   }
-  // 2. Impulse histograms, one step line per contact.
+  // 2. Impulse histograms: one panel per contact (their scales differ by orders of magnitude).
   if (L.m_b + L.m_u > 0) {
+    const int rows_n = L.m_b + L.m_u;
+    const int ncol = rows_n <= 3 ? rows_n : 2 + (rows_n > 4), nrow = (rows_n + ncol - 1) / ncol;
     std::ofstream dat(d / "impulses.dat");
-    std::string series;
-    for (int r = 0; r < L.m_b + L.m_u; ++r) {
-      const std::string& name = cols[L.impulse + r].name;
-      histogram_block(dat, out[name]["histogram"]);
+    std::string panels;
+    for (int r = 0; r < rows_n; ++r) {
+      const json& h = out[cols[L.impulse + r].name]["histogram"];
+      histogram_block(dat, h);
       dat << "\n\n";
-      series += std::string(r ? ", " : "plot ") + quoted((d / "impulses.dat").string()) + " index " +
-                std::to_string(r) + " using 1:2 with steps lw 2 title " + quoted(st.contact_names[r]) + " noenhanced";
+      const double w = (h["high"].get<double>() - h["low"].get<double>()) / double(h["counts"].size());
+      char panel[1024];
+      std::snprintf(panel, sizeof panel,
+                    "set title %s noenhanced\nset xrange [%.17g:%.17g]\nset boxwidth %.17g\n"
+                    "plot %s index %d using 1:2 with boxes lc rgb '#3366aa' notitle\n",
+                    quoted("impulse at " + st.contact_names[r]).c_str(), h["low"].get<double>(),
+                    h["high"].get<double>(), w, quoted((d / "impulses.dat").string()).c_str(), r);
+      panels += panel;
     }
     dat.close();
-    plot("impulses", "set title \"Contact impulses: " + title + "\"\nset xlabel 'contact impulse lambda (" + unit +
-                         ")'\nset ylabel 'samples per bin'\n" + series + "\n");
+    char head[512];
+    std::snprintf(head, sizeof head,
+                  "set terminal pngcairo size %d,%d enhanced font 'Sans,11'\nset grid\nset border lw 1.2\n"
+                  "set style fill solid 0.6 border -1\nset xlabel 'contact impulse lambda (%s)'\n"
+                  "set ylabel 'samples'\nset xtics rotate by -30\n",
+                  420 * ncol + 80, 330 * nrow + 60, unit.c_str());
+    const fs::path gp = d / "impulses.gp";
+    std::ofstream(gp) << head << "set output " << quoted((d / "impulses.png").string()) << "\n"
+                      << "set multiplot layout " << nrow << "," << ncol << " title \"Contact impulses: " << title
+                      << "\"\n"
+                      << panels << "unset multiplot\n";
+    if (run_gnuplot(gp)) written.push_back((d / "impulses.png").string());
+    else why = "gnuplot failed on " + gp.string();
   }
   // 3. Scatter of e against the post-impact separation velocity, per unilateral contact.
   if (L.m_u > 0 && scatter.rows() > 0) {

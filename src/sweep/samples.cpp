@@ -43,9 +43,10 @@ void build_batch(const Study& st, std::uint64_t first, std::size_t count, int th
   const int mu = batch.shape.m_u;
 #pragma omp parallel for schedule(static) num_threads(thread_count(threads))
   for (long long s = 0; s < c; ++s) {
-    const Eigen::VectorXd vn = batch.A_u_of(s) * batch.qdot_of(s);
-    for (int r = 0; r < mu; ++r)
-      batch.e[s * mu + r] = draw(st.restitution[r], uniform01(st.seed, Stream::restitution, first + s, r), -vn(r));
+    for (int r = 0; r < mu; ++r) {
+      const double vn = batch.A_u_of(s).row(r).dot(batch.qdot_of(s));
+      batch.e[s * mu + r] = draw(st.restitution[r], uniform01(st.seed, Stream::restitution, first + s, r), -vn);
+    }
     batch.law[s] = std::uint8_t(st.law);
   }
 }
@@ -166,9 +167,9 @@ void run_samples(const Study& st, std::uint64_t first, std::size_t count, int th
       for (int k = 0; k < n; ++k) row(L.qdot_plus + k) = vp(k);
       row(L.qdot_plus_norm) = vp.norm();
       for (int r = 0; r < m; ++r) row(L.impulse + r) = lambda(r);
-      const Eigen::VectorXd sep = const_cast<Batch<double>&>(batch).A_u_of(s) * vp;
+      const ConstMatMap<double> A_u(batch.A_u.data() + s * L.m_u * n, L.m_u, n);
       for (int r = 0; r < L.m_u; ++r) {
-        row(L.separation + r) = sep(r);
+        row(L.separation + r) = A_u.row(r).dot(vp);
         // Released: a candidate row without impulse under the complementarity law; under the
         // projection law, a candidate row that pulls (lambda < 0), which complementarity releases.
         const bool cand = res.active[s * L.m_u + r] != 0;

@@ -31,7 +31,11 @@ fs::path scratch() {
   return dir.path;
 }
 
-std::string quote(const std::string& s) { return "'" + s + "'"; }
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
 
 int obliq(const std::string& args, std::string* out = nullptr) {
   const fs::path o = scratch() / "stdout.txt";
@@ -92,6 +96,27 @@ TEST(SweepCli, SameSummaryForThreadsAndChunks) {
   ASSERT_EQ(obliq("sweep " + quote(study) + " -o " + quote(a.string()) + " --threads 1 --chunk 8192 --no-plots"), 0);
   ASSERT_EQ(obliq("sweep " + quote(study) + " -o " + quote(b.string()) + " --threads 2 --chunk 999 --no-plots"), 0);
   EXPECT_EQ(summary(a).dump(), summary(b).dump());
+}
+
+// The progress bar: drawn on a terminal (util-linux `script` gives the command one), absent when
+// standard error is a file.
+TEST(SweepCli, ProgressBarOnlyOnATerminal) {
+  const std::string study = small_copy("rocking_block.json", 6000);
+  const fs::path err = scratch() / "progress.err", tty = scratch() / "progress.tty";
+  ASSERT_EQ(obliq("sweep " + quote(study) + " -o " + quote((scratch() / "p1").string()) + " --no-plots --chunk 1000 2> " +
+                  quote(err.string())),
+            0);
+  EXPECT_EQ(fs::file_size(err), 0u);
+  if (std::system("command -v script > /dev/null 2>&1") != 0) GTEST_SKIP() << "no script(1) to give a terminal";
+  const std::string cmd = quote(OBLIQ_CLI_PATH) + " sweep " + quote(study) + " -o " +
+                          quote((scratch() / "p2").string()) + " --no-plots --chunk 1000 > /dev/null";
+  ASSERT_EQ(std::system(("script -qec " + quote(cmd) + " " + quote(tty.string()) + " > /dev/null").c_str()), 0);
+  std::ifstream in(tty);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  EXPECT_NE(ss.str().find("6000/6000"), std::string::npos) << ss.str();
+  EXPECT_NE(ss.str().find("samples/s"), std::string::npos);
+  EXPECT_NE(ss.str().find("ETA"), std::string::npos);
 }
 
 TEST(SweepCli, BadStudyIsMisuse) {
