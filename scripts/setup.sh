@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what obliq needs on Debian 12 (run as root): the toolchain and libraries from
-# Debian's packages, and Pinocchio + example-robot-data from PyPI for the model layer's peer
-# checks. Idempotent: packages already present are not fetched again.
+# Debian's packages, and from PyPI Pinocchio + example-robot-data for the model layer's peer
+# checks and the Python package's build and test requirements. Idempotent: packages already present are not fetched again.
 set -euo pipefail
 
 apt_packages=(
@@ -26,9 +26,22 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# Pinocchio (pip package `pin`) and example-robot-data: the model layer's reference.
-if ! python3 -c "import pinocchio" >/dev/null 2>&1; then
-  echo "obliq setup: installing pin and example-robot-data from PyPI"
-  python3 -m pip install --quiet --disable-pip-version-check pin example-robot-data numpy ||
-    python3 -m pip install --quiet --disable-pip-version-check --break-system-packages pin example-robot-data numpy
+# From PyPI: Pinocchio (`pin`) and example-robot-data, the model layer's reference; numpy,
+# nanobind and scikit-build-core to build the Python package (`pip install .`, python/), pytest
+# and gymnasium for its tests and environments. Only what is missing is installed.
+pip_wanted=(pin example-robot-data numpy nanobind scikit-build-core pytest gymnasium)
+mapfile -t pip_packages < <(python3 - "${pip_wanted[@]}" <<'PY'
+import sys
+from importlib import metadata
+for name in sys.argv[1:]:
+    try:
+        metadata.version(name)
+    except metadata.PackageNotFoundError:
+        print(name)
+PY
+)
+if [ ${#pip_packages[@]} -gt 0 ]; then
+  echo "obliq setup: installing ${pip_packages[*]} from PyPI"
+  python3 -m pip install --quiet --disable-pip-version-check "${pip_packages[@]}" ||
+    python3 -m pip install --quiet --disable-pip-version-check --break-system-packages "${pip_packages[@]}"
 fi

@@ -246,14 +246,20 @@ Status evaluate(const Model& m, const Eigen::VectorXd& q, const Eigen::VectorXd&
 }
 
 template <class T>
-void evaluate_batch(const ModelT<T>& m, const RowMat<T>& Q, const RowMat<T>& V, Batch<T>& batch,
-                    std::vector<Status>& status, int threads) {
+void evaluate_batch(const ModelT<T>& m, const StatesRef<T>& Q, const StatesRef<T>& V,
+                    Batch<T>& batch, std::vector<Status>& status, int threads, StateExtrasBatch<T>* extras) {
   if (Q.cols() != m.nq || V.cols() != m.nv || Q.rows() != V.rows())
     throw std::invalid_argument("evaluate_batch: Q must be (count x nq) and V (count x nv)");
   const std::size_t count = std::size_t(Q.rows());
   const Shape shape{m.nv, m.n_bilateral, m.n_unilateral()};
   batch = Batch<T>(shape, count);
   status.assign(count, Status::ok);
+  if (extras) {
+    extras->com.setZero(count, 3);
+    extras->momentum.setZero(count, 6);
+    extras->kinetic_energy.setZero(count);
+    extras->potential_energy.setZero(count);
+  }
   const ModelView<T> mv = m.view();
   const std::size_t dsize = data_size(mv);
   const int nc = m.ncontacts(), nb = m.n_bilateral, nu = m.n_unilateral(), n = m.nv;
@@ -264,8 +270,8 @@ void evaluate_batch(const ModelT<T>& m, const RowMat<T>& Q, const RowMat<T>& V, 
     const DataView<T> d = data_view(mv, block.data());
 #pragma omp for schedule(static)
     for (long long s = 0; s < (long long)count; ++s) {
-      const Status st = forward_kinematics(mv, d, VecView<const T>{Q.data() + s * m.nq, m.nq, 1},
-                                           VecView<const T>{V.data() + s * n, n, 1});
+      const Status st = forward_kinematics(mv, d, VecView<const T>{Q.data() + s * Q.outerStride(), m.nq, 1},
+                                           VecView<const T>{V.data() + s * V.outerStride(), n, 1});
       status[s] = st;
       if (st != Status::ok) continue;
       T* M = batch.M.data() + s * n * n;
@@ -277,14 +283,19 @@ void evaluate_batch(const ModelT<T>& m, const RowMat<T>& Q, const RowMat<T>& V, 
       std::copy(A.begin(), A.begin() + std::size_t(nb) * n, batch.A_b.begin() + s * nb * n);
       std::copy(A.begin() + std::size_t(nb) * n, A.end(), batch.A_u.begin() + s * nu * n);
       std::copy(phi.begin() + nb, phi.end(), batch.phi_u.begin() + s * nu);
+      if (extras) {
+        centroidal_momentum(mv, d, &extras->com(s, 0), &extras->momentum(s, 0));
+        extras->kinetic_energy[s] = kinetic_energy(mv, d);
+        extras->potential_energy[s] = potential_energy(mv, d);
+      }
     }
   }
 }
 
-template void evaluate_batch<double>(const ModelT<double>&, const RowMat<double>&, const RowMat<double>&,
-                                     Batch<double>&, std::vector<Status>&, int);
-template void evaluate_batch<float>(const ModelT<float>&, const RowMat<float>&, const RowMat<float>&,
-                                    Batch<float>&, std::vector<Status>&, int);
+template void evaluate_batch<double>(const ModelT<double>&, const StatesRef<double>&, const StatesRef<double>&,
+                                     Batch<double>&, std::vector<Status>&, int, StateExtrasBatch<double>*);
+template void evaluate_batch<float>(const ModelT<float>&, const StatesRef<float>&, const StatesRef<float>&,
+                                    Batch<float>&, std::vector<Status>&, int, StateExtrasBatch<float>*);
 
 Eigen::MatrixXd joint_impulses(const Model& m, const Eigen::VectorXd& q, const Eigen::VectorXd& qdot,
                                const Eigen::VectorXd& qdot_plus, const Eigen::VectorXd& lambda) {

@@ -7,6 +7,7 @@
 #include <Eigen/Dense>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "obliq/batch.hpp"
@@ -110,11 +111,24 @@ struct StateExtras {
 Status evaluate(const Model& m, const Eigen::VectorXd& q, const Eigen::VectorXd& qdot, Scenario& out,
                 StateExtras* extras = nullptr);
 
+// StateExtras for many states, one row per state.
+template <class T> struct StateExtrasBatch {
+  RowMat<T> com;       // (count x 3)
+  RowMat<T> momentum;  // (count x 6): linear, angular about the centre of mass
+  Vec<T> kinetic_energy, potential_energy;  // (count)
+};
+
+// Rows of states, read in place from an Eigen matrix or a map of caller-owned row-major memory
+// (T is not deduced from it: the model fixes the scalar).
+template <class T> using StatesRef = Eigen::Ref<const RowMat<std::type_identity_t<T>>>;
+
 // Many states: Q (count x nq) and V (count x nv), row per state, into batch scenario s = row s
-// (batch resized to the model's shape and count; a failed state keeps M = I and zeros).
+// (batch resized to the model's shape and count; a failed state keeps M = I and zeros). With `extras`, it is resized to count
+// and filled too (zeros for a failed state).
 template <class T>
-void evaluate_batch(const ModelT<T>& m, const RowMat<T>& Q, const RowMat<T>& V, Batch<T>& batch,
-                    std::vector<Status>& status, int threads = 0);
+void evaluate_batch(const ModelT<T>& m, const StatesRef<T>& Q, const StatesRef<T>& V,
+                    Batch<T>& batch, std::vector<Status>& status, int threads = 0,
+                    StateExtrasBatch<T>* extras = nullptr);
 
 // Spatial impulses through every joint (joint_impulses.hpp), one state, (nbodies x 6).
 Eigen::MatrixXd joint_impulses(const Model& m, const Eigen::VectorXd& q, const Eigen::VectorXd& qdot,

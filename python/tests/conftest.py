@@ -1,0 +1,41 @@
+"""Shared fixtures: the C++ command line (for the cross-checks) and a random generator."""
+import json
+import os
+import pathlib
+import subprocess
+
+import numpy as np
+import pytest
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="session")
+def cli():
+    """Runs `obliq ARGS` on JSON Lines text and returns the parsed output lines.
+
+    The binary is $OBLIQ_CLI, else build/obliq. CI sets OBLIQ_CLI, and then a missing binary is
+    a failure; without it the cross-checks skip when build/obliq does not exist."""
+    path = os.environ.get("OBLIQ_CLI")
+    if path is None:
+        path = REPO / "build" / "obliq"
+        if not path.exists():
+            pytest.skip("no build/obliq (set OBLIQ_CLI to the command line's path)")
+    path = pathlib.Path(path)
+    assert path.exists(), f"OBLIQ_CLI={path} does not exist"
+
+    def run(args, text):
+        r = subprocess.run([str(path), *args], input=text, capture_output=True, text=True, timeout=120)
+        assert r.returncode in (0, 3), f"obliq {' '.join(args)} exited {r.returncode}: {r.stderr}"
+        return [json.loads(line) for line in r.stdout.splitlines() if line.strip()]
+
+    return run
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(20261203)
+
+
+def jsonl(objs):
+    return "".join(json.dumps(o) + "\n" for o in objs)

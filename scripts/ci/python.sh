@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# CI step: the Python package. Builds a wheel from this tree (pip wheel through scikit-build-core;
+# the build requirements come from scripts/setup.sh, so no build isolation), installs it into a
+# private folder (the system's site-packages are left alone) and runs pytest on python/tests,
+# whose cross-checks run the command line built by scripts/test.sh ($OBLIQ_BUILD_DIR/obliq).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+start=$SECONDS
+build=${OBLIQ_BUILD_DIR:-build}
+py=${PYTHON:-python3}
+out="$build/python"
+rm -rf "$out/dist" "$out/site"
+cmake_args=()
+if command -v ccache >/dev/null 2>&1; then cmake_args+=("-Ccmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache"); fi
+"$py" -m pip wheel . --no-deps --no-build-isolation --disable-pip-version-check -q -w "$out/dist" \
+  -Cbuild-dir="$out/build" "${cmake_args[@]}"
+"$py" -m pip install --no-deps --disable-pip-version-check -q --target "$out/site" "$out"/dist/obliq-*.whl
+echo "python: wheel built and installed in $((SECONDS - start)) s"
+
+export PYTHONPATH="$PWD/$out/site${PYTHONPATH:+:$PYTHONPATH}"
+export OBLIQ_CLI="$PWD/$build/obliq"
+# The installed package, not the source folder, must be the one imported.
+"$py" -c "import obliq, sys; assert obliq.__file__.startswith('$PWD/$out/site'), obliq.__file__"
+set +e
+"$py" -m pytest -q -p no:cacheprovider python/tests
+rc=$?
+set -e
+if [ "$rc" -eq 5 ]; then
+  echo "python: pytest collected no tests (exit 5): that is a failure here" >&2
+  rc=1
+fi
+echo "python: CI step took $((SECONDS - start)) s (exit $rc)"
+exit "$rc"
