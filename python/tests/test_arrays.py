@@ -156,6 +156,10 @@ def test_status_mapping_is_the_documented_one():
                 "infeasible", "no_convergence", "lcp_ray", "lcp_budget"]
     assert [obliq.Status(i).name for i in range(len(expected))] == expected
     assert obliq.status_reason(int(obliq.Status.not_spd)) == "M is not symmetric positive definite"
+    # Every code the C++ core gives a reason for has a name here (a status added in
+    # include/obliq/core/status.hpp must be added to python/src/module.cpp and docs/python.md).
+    known = [c for c in range(256) if obliq.status_reason(c) != "unknown status"]
+    assert known == [int(s) for s in obliq.Status]
 
 
 def test_per_scenario_statuses():
