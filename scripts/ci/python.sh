@@ -14,7 +14,7 @@ cmake_args=()
 if command -v ccache >/dev/null 2>&1; then cmake_args+=("-Ccmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache"); fi
 "$py" -m pip wheel . --no-deps --no-build-isolation --disable-pip-version-check -q -w "$out/dist" \
   -Cbuild-dir="$out/build" "${cmake_args[@]}"
-"$py" -m pip install --no-deps --disable-pip-version-check -q --target "$out/site" "$out"/dist/obliq-*.whl
+"$py" -m pip install --no-deps --disable-pip-version-check --root-user-action=ignore -q --target "$out/site" "$out"/dist/obliq-*.whl
 echo "python: wheel built and installed in $((SECONDS - start)) s"
 
 export PYTHONPATH="$PWD/$out/site${PYTHONPATH:+:$PYTHONPATH}"
