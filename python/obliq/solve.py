@@ -104,25 +104,24 @@ def _check_laws(b):
         raise ValueError("batch.law holds codes other than 0 (projection) and 1 (complementarity)")
 
 
+def _solve(solve, results, b, out, backend, threads, lcp_solver):
+    if type(b) not in results:
+        raise TypeError(f"expected an obliq Batch, got {type(b).__name__}")
+    _check_laws(b)
+    out = results[type(b)]() if out is None else out
+    solve(b, out, backend=backend, threads=threads, lcp_solver=lcp_solver)
+    return out
+
+
 def solve_impact(b, out=None, *, backend="cpu", threads=0, lcp_solver="lemke"):
     """Post-impact velocities for every scenario of the Batch b. Returns ImpactResults whose
     fields are numpy views of its buffers; pass `out` (results of the same shape) to reuse them."""
-    if type(b) not in _IMPACT:
-        raise TypeError(f"expected an obliq Batch, got {type(b).__name__}")
-    _check_laws(b)
-    out = _IMPACT[type(b)]() if out is None else out
-    _obliq.solve_impact(b, out, backend=backend, threads=threads, lcp_solver=lcp_solver)
-    return out
+    return _solve(_obliq.solve_impact, _IMPACT, b, out, backend, threads, lcp_solver)
 
 
 def solve_dynamics(b, out=None, *, backend="cpu", threads=0, lcp_solver="lemke"):
     """Constrained accelerations and contact forces for every scenario of the Batch b."""
-    if type(b) not in _DYNAMICS:
-        raise TypeError(f"expected an obliq Batch, got {type(b).__name__}")
-    _check_laws(b)
-    out = _DYNAMICS[type(b)]() if out is None else out
-    _obliq.solve_dynamics(b, out, backend=backend, threads=threads, lcp_solver=lcp_solver)
-    return out
+    return _solve(_obliq.solve_dynamics, _DYNAMICS, b, out, backend, threads, lcp_solver)
 
 
 def impact(M, qdot, *, backend="cpu", threads=0, lcp_solver="lemke", **arrays):

@@ -27,6 +27,21 @@ template <class R, class T> void check_out(const R& out, const Batch<T>& in) {
 
 std::int32_t* status_data(std::vector<Status>& s) { return reinterpret_cast<std::int32_t*>(s.data()); }
 
+// obliq.solve_impact / solve_dynamics(batch, out, backend, threads, lcp_solver): the batch solve
+// into `out`, without the GIL.
+template <class T, class R>
+void def_solve(nb::module_& m, const char* name, void (*solve)(const Batch<T>&, R&, const RunOptions&)) {
+  m.def(
+      name,
+      [solve](const Batch<T>& in, R& out, const std::string& backend, int threads, const std::string& lcp_solver) {
+        check_out(out, in);
+        const RunOptions opt{backend_from(backend), threads_from(threads), lcp_solver_from(lcp_solver)};
+        nb::gil_scoped_release release;
+        solve(in, out, opt);
+      },
+      "batch"_a, "out"_a, "backend"_a = "cpu", "threads"_a = 0, "lcp_solver"_a = "lemke");
+}
+
 template <class T> void bind_types(nb::module_& m, const std::string& suffix) {
   using B = Batch<T>;
   nb::class_<B>(m, ("Batch" + suffix).c_str(),
@@ -85,24 +100,8 @@ template <class T> void bind_types(nb::module_& m, const std::string& suffix) {
       .def_prop_ro("active", [](DR& r) { return view(r.active.data(), {r.count, size_t(r.shape.m_u)}); }, internal)
       .def_prop_ro("status", [](DR& r) { return view(status_data(r.status), {r.count}); }, internal);
 
-  m.def(
-      "solve_impact",
-      [](const B& in, IR& out, const std::string& backend, int threads, const std::string& lcp_solver) {
-        check_out(out, in);
-        const RunOptions opt{backend_from(backend), threads_from(threads), lcp_solver_from(lcp_solver)};
-        nb::gil_scoped_release release;
-        solve_impact(in, out, opt);
-      },
-      "batch"_a, "out"_a, "backend"_a = "cpu", "threads"_a = 0, "lcp_solver"_a = "lemke");
-  m.def(
-      "solve_dynamics",
-      [](const B& in, DR& out, const std::string& backend, int threads, const std::string& lcp_solver) {
-        check_out(out, in);
-        const RunOptions opt{backend_from(backend), threads_from(threads), lcp_solver_from(lcp_solver)};
-        nb::gil_scoped_release release;
-        solve_dynamics(in, out, opt);
-      },
-      "batch"_a, "out"_a, "backend"_a = "cpu", "threads"_a = 0, "lcp_solver"_a = "lemke");
+  def_solve<T, IR>(m, "solve_impact", &solve_impact<T>);
+  def_solve<T, DR>(m, "solve_dynamics", &solve_dynamics<T>);
 }
 
 }  // namespace
