@@ -62,8 +62,9 @@ void BM_Samples(benchmark::State& state) {
   const sweep::Study& st = study(int(state.range(0)));
   const int threads = int(state.range(1));
   sweep::SampleTable t;
+  sweep::ChunkBuffers buffers;
   for (auto _ : state) {
-    for (std::size_t at = 0; at < kSamples; at += kChunk) sweep::run_samples(st, at, kChunk, threads, t);
+    for (std::size_t at = 0; at < kSamples; at += kChunk) sweep::run_samples(st, at, kChunk, threads, t, buffers);
     benchmark::DoNotOptimize(t.values.data());
   }
   state.SetItemsProcessed(state.iterations() * kSamples);

@@ -20,15 +20,16 @@ int thread_count(int threads) { return threads > 0 ? threads : omp_get_max_threa
 
 // The batch of pre-impact scenarios: the model at the perturbed states, or the raw scenario
 // with perturbed qdot. Model failures leave their status in `status`.
-void build_batch(const Study& st, std::uint64_t first, std::size_t count, int threads, RowMat<double>& Q,
-                 Batch<double>& batch, std::vector<Status>& status) {
+void build_batch(const Study& st, std::uint64_t first, std::size_t count, int threads, ChunkBuffers& buf) {
+  RowMat<double>& Q = buf.Q;
+  Batch<double>& batch = buf.batch;
+  std::vector<Status>& status = buf.status;
   const int nv = int(st.qdot.size());
   const long long c = static_cast<long long>(count);
   if (st.model) {
     const model::Model& m = *st.model;
-    RowMat<double> V;
-    draw_states(st, first, count, threads, Q, V);
-    model::evaluate_batch(m, Q, V, batch, status, threads);
+    draw_states(st, first, count, threads, Q, buf.V);
+    model::evaluate_batch(m, Q, buf.V, batch, status, threads);
     if (st.closed_gaps) std::fill(batch.phi_u.begin(), batch.phi_u.end(), 0.0);
   } else {
     batch = Batch<double>(st.scenario->shape(), count);
@@ -123,12 +124,18 @@ std::vector<Column> columns(const Study& st) {
 }
 
 void run_samples(const Study& st, std::uint64_t first, std::size_t count, int threads, SampleTable& out) {
+  ChunkBuffers buffers;
+  run_samples(st, first, count, threads, out, buffers);
+}
+
+void run_samples(const Study& st, std::uint64_t first, std::size_t count, int threads, SampleTable& out,
+                 ChunkBuffers& buf) {
   const Layout L = layout(st);
-  Batch<double> batch;
-  RowMat<double> Q;
-  std::vector<Status> model_status;
-  build_batch(st, first, count, threads, Q, batch, model_status);
-  ImpactResults<double> res;
+  build_batch(st, first, count, threads, buf);
+  const Batch<double>& batch = buf.batch;
+  const RowMat<double>& Q = buf.Q;
+  const std::vector<Status>& model_status = buf.status;
+  ImpactResults<double>& res = buf.results;
   RunOptions run;
   run.threads = threads;
   solve_impact(batch, res, run);

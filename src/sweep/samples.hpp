@@ -19,9 +19,19 @@ Layout layout(const Study& study);
 void draw_states(const Study& study, std::uint64_t first, std::size_t count, int threads, RowMat<double>& Q,
                  RowMat<double>& V);
 
+// Buffers a caller keeps from chunk to chunk, so that they are allocated once.
+struct ChunkBuffers {
+  Batch<double> batch;
+  RowMat<double> Q, V;
+  std::vector<Status> status;
+  ImpactResults<double> results;
+};
+
 // Draws samples [first, first + count) and fills `out` (the model layer's evaluate_batch, then the
 // core's impact solve through obliq::solve_impact; joint impulses through the model layer's
 // per-state joint_impulses). OpenMP over samples with `threads`.
+void run_samples(const Study& study, std::uint64_t first, std::size_t count, int threads, SampleTable& out,
+                 ChunkBuffers& buffers);
 void run_samples(const Study& study, std::uint64_t first, std::size_t count, int threads, SampleTable& out);
 
 }  // namespace obliq::sweep

@@ -63,6 +63,7 @@ Result run(const Study& st, const Options& opt) {
   res.begin = begin;
   const std::size_t chunk = std::max<std::size_t>(opt.chunk, 1);
   SampleTable table;
+  ChunkBuffers buffers;
   std::uint64_t at = begin;
   while (at < end) {
     if (opt.stop && opt.stop->load()) {
@@ -70,7 +71,7 @@ Result run(const Study& st, const Options& opt) {
       break;
     }
     const std::size_t count = std::size_t(std::min<std::uint64_t>(chunk, end - at));
-    run_samples(st, at, count, opt.threads, table);
+    run_samples(st, at, count, opt.threads, table, buffers);
     res.stats->add(table, opt.threads);
     if (opt.on_chunk) opt.on_chunk(table);
     at += count;
