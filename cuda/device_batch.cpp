@@ -11,6 +11,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "fused_body.hpp"
+#include "host_layout.hpp"
+#include "batch_checks.hpp"
 #include "launch.hpp"
 #include "obliq/cuda.hpp"
 
@@ -37,9 +40,7 @@ template <class U> void put(const DeviceArray<U>& dst, const std::vector<U>& src
     check(cudaMemcpy(dst.data, src.data(), src.size() * sizeof(U), cudaMemcpyHostToDevice), name);
     return;
   }
-  std::vector<U> staged(src.size());  // (block x count): scenario index fastest
-  for (std::size_t s = 0; s < count; ++s)
-    for (std::size_t k = 0; k < block; ++k) staged[k * count + s] = src[s * block + k];
+  const std::vector<U> staged = detail::to_interleaved(src, count, block);  // scenario index fastest
   check(cudaMemcpy(dst.data, staged.data(), staged.size() * sizeof(U), cudaMemcpyHostToDevice), name);
 }
 
@@ -55,15 +56,15 @@ template <class U> void get(std::vector<U>& dst, const DeviceArray<U>& src, std:
   if (src.scenario_stride == 1 && src.element_stride == std::ptrdiff_t(count)) {
     std::vector<U> staged(count * block);
     check(cudaMemcpy(staged.data(), src.data, staged.size() * sizeof(U), cudaMemcpyDeviceToHost), name);
-    for (std::size_t s = 0; s < count; ++s)
-      for (std::size_t k = 0; k < block; ++k) dst[s * block + k] = staged[k * count + s];
+    dst = detail::from_interleaved(staged, count, block);
     return;
   }
   throw std::runtime_error(std::string("obliq cuda: download: ") + name + " has strides other than interleaved or contiguous");
 }
 
-template <class T> detail::Inputs<T> inputs_of(const DeviceBatch<T>& b) {
+template <class T> detail::Inputs<T> inputs_of(const DeviceBatch<T>& b, lcp::Solver lcp_solver) {
   detail::Inputs<T> in;
+  in.lcp_solver = lcp_solver;
   in.n = b.shape.n;
   in.m_b = b.shape.m_b;
   in.m_u = b.shape.m_u;
@@ -89,6 +90,39 @@ bool env_is(const char* var, const char* value) {
   return v && std::strcmp(v, value) == 0;
 }
 
+// Whether the device can read p: device or managed memory, or registered host memory (or any
+// host memory on a system where the device reads pageable memory).
+bool device_readable(const void* p) {
+  int device = 0, pageable = 0;
+  if (cudaGetDevice(&device) == cudaSuccess &&
+      cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, device) == cudaSuccess && pageable)
+    return true;
+  cudaPointerAttributes a{};
+  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged ||
+         (a.type == cudaMemoryTypeHost && a.devicePointer != nullptr);
+}
+
+// The host-side checks of cuda/batch_checks.hpp plus where the input arrays live; throws.
+template <class T> void check_batch(const detail::Inputs<T>& in, const detail::ImpactOutputs<T>* io,
+                                    const detail::DynamicsOutputs<T>* dout, int block, int max_block) {
+  const char* what = io ? "obliq cuda: impact: " : "obliq cuda: dynamics: ";
+  std::string err = detail::check_inputs(in, io != nullptr);
+  if (err.empty()) err = detail::check_outputs(io, dout, in.n, in.m_b + in.m_u, in.m_u);
+  if (err.empty()) err = detail::check_block_size(block, max_block);
+  if (!err.empty()) throw std::runtime_error(what + err);
+  const std::pair<const char*, const void*> arrays[] = {
+      {"M", in.M.data}, {"qdot", in.qdot.data}, {"h", in.h.data}, {"u", in.u.data}, {"i_u", in.i_u.data},
+      {"A_b", in.A_b.data}, {"A_u", in.A_u.data}, {"phi_u", in.phi_u.data}, {"Adot_qdot", in.Adot_qdot.data},
+      {"e", in.e.data}, {"law", in.law.data}, {"gap_tol", in.gap_tol.data}, {"vel_tol", in.vel_tol.data}};
+  for (const auto& [name, p] : arrays)
+    if (p && !device_readable(p))
+      throw std::runtime_error(std::string(what) + "input array " + name + " is not device memory");
+}
+
 }  // namespace
 
 bool device_available(std::string* reason) {
@@ -107,8 +141,6 @@ bool device_available(std::string* reason) {
   return true;
 }
 
-const char* layout_name(Layout l) { return l == Layout::interleaved ? "interleaved" : "contiguous"; }
-const char* method_name(Method m) { return m == Method::fused ? "fused" : "library"; }
 
 Layout layout_from_environment() {
   return env_is("OBLIQ_CUDA_LAYOUT", "contiguous") ? Layout::contiguous : Layout::interleaved;
@@ -309,7 +341,7 @@ template <class T> void finish(const Options& opt) {
 template <class T> void impact(DeviceBatch<T>& b, const Options& opt) {
   b.ensure_impact_outputs();
   if (b.count == 0) return;
-  const detail::Inputs<T> in = inputs_of(b);
+  const detail::Inputs<T> in = inputs_of(b, opt.lcp_solver);
   detail::ImpactOutputs<T> o;
   o.qdot_plus = out(b.qdot_plus);
   o.impulse = out(b.impulse);
@@ -320,7 +352,10 @@ template <class T> void impact(DeviceBatch<T>& b, const Options& opt) {
   o.energy_consistent = out(b.energy_consistent);
   o.status = out(b.status);
   const int n = b.shape.n, mb = b.shape.m_b, mu = b.shape.m_u;
-  if (opt.method == Method::library) {
+  const bool library = opt.method == Method::library;
+  check_batch<T>(in, &o, nullptr, opt.block_size,
+                 library ? detail::library_max_block_size<T>() : detail::fused_max_block_size<T>());
+  if (library) {
     const std::size_t per = std::max(detail::library_scratch_per_scenario<T>(n, mb, mu),
                                      detail::fused_impact_scratch<T>(n, mb, mu) * sizeof(T));
     detail::library_impact(in, o, launch_for(b, opt, per));
@@ -333,14 +368,17 @@ template <class T> void impact(DeviceBatch<T>& b, const Options& opt) {
 template <class T> void dynamics(DeviceBatch<T>& b, const Options& opt) {
   b.ensure_dynamics_outputs();
   if (b.count == 0) return;
-  const detail::Inputs<T> in = inputs_of(b);
+  const detail::Inputs<T> in = inputs_of(b, opt.lcp_solver);
   detail::DynamicsOutputs<T> o;
   o.qddot = out(b.qddot);
   o.lambda = out(b.lambda);
   o.active = out(b.active);
   o.status = out(b.status);
   const int n = b.shape.n, mb = b.shape.m_b, mu = b.shape.m_u;
-  if (opt.method == Method::library) {
+  const bool library = opt.method == Method::library;
+  check_batch<T>(in, nullptr, &o, opt.block_size,
+                 library ? detail::library_max_block_size<T>() : detail::fused_max_block_size<T>());
+  if (library) {
     const std::size_t per = std::max(detail::library_scratch_per_scenario<T>(n, mb, mu),
                                      detail::fused_dynamics_scratch<T>(n, mb, mu) * sizeof(T));
     detail::library_dynamics(in, o, launch_for(b, opt, per));
@@ -379,11 +417,21 @@ void solve_dynamics(const Batch<T>& in, DynamicsResults<T>& r, const Options& op
   b.download(r);
 }
 
-template <class T> void solve_impact(const Batch<T>& in, ImpactResults<T>& r, const RunOptions&) {
-  solve_impact(in, r, options_from_environment(), layout_from_environment());
+// RunOptions -> Options: lcp_solver is honoured, threads (the cpu backend's) refused.
+Options options_for(const RunOptions& run) {
+  if (run.threads != 0)
+    throw std::runtime_error("backend cuda: threads = " + std::to_string(run.threads) +
+                             " applies to the cpu backend only (leave it 0 with the cuda backend)");
+  Options o = options_from_environment();
+  o.lcp_solver = run.lcp_solver;
+  return o;
 }
-template <class T> void solve_dynamics(const Batch<T>& in, DynamicsResults<T>& r, const RunOptions&) {
-  solve_dynamics(in, r, options_from_environment(), layout_from_environment());
+
+template <class T> void solve_impact(const Batch<T>& in, ImpactResults<T>& r, const RunOptions& run) {
+  solve_impact(in, r, options_for(run), layout_from_environment());
+}
+template <class T> void solve_dynamics(const Batch<T>& in, DynamicsResults<T>& r, const RunOptions& run) {
+  solve_dynamics(in, r, options_for(run), layout_from_environment());
 }
 
 #define OBLIQ_INSTANTIATE(T)                                                                           \

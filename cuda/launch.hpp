@@ -39,6 +39,7 @@ template <class T> struct Inputs {
   Strided<const std::uint8_t> law;  // (count)
   Strided<const T> gap_tol;    // (count)
   Strided<const T> vel_tol;    // (count)
+  lcp::Solver lcp_solver = lcp::Solver::lemke;  // the complementarity law's LCP method (RunOptions)
 };
 
 template <class T> struct ImpactOutputs {
@@ -69,13 +70,13 @@ struct Launch {
   std::uint8_t* mask_buffer = nullptr; // device (count) bytes the library path may use for its mask
 };
 
-// Scratch elements one scenario needs (the core's workspace size); host-side helpers.
-template <class T> std::size_t fused_impact_scratch(int n, int m_b, int m_u);
-template <class T> std::size_t fused_dynamics_scratch(int n, int m_b, int m_u);
-
 // Fused kernels: the per-scenario core, one thread per scenario, chunked so that scratch fits.
 template <class T> void fused_impact(const Inputs<T>& in, const ImpactOutputs<T>& out, const Launch& l);
 template <class T> void fused_dynamics(const Inputs<T>& in, const DynamicsOutputs<T>& out, const Launch& l);
+
+// The most threads per block every kernel of a call can launch with (cudaFuncGetAttributes).
+template <class T> int fused_max_block_size();
+template <class T> int library_max_block_size();
 
 // Library path (cuBLAS/cuSOLVER batched), projection law; hands the rest to the fused kernel.
 template <class T> void library_impact(const Inputs<T>& in, const ImpactOutputs<T>& out, const Launch& l);

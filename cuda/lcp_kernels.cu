@@ -4,6 +4,8 @@
 // p * m * m, row-major), scratch interleaved (stride = chunk) for coalescing.
 #include <algorithm>
 
+#include "batch_checks.hpp"
+#include "chunks.hpp"
 #include "common.cuh"
 #include "lcp_launch.hpp"
 #include "obliq/core/lcp/select.hpp"
@@ -29,19 +31,21 @@ __global__ void lcp_kernel(LcpArrays<T> a, std::size_t s0, std::size_t chunk, T*
   a.used[s] = static_cast<int>(used);
 }
 
+template <class T> std::size_t lcp_scratch(int m) { return std::max<std::size_t>(1, lcp::solve_workspace<T>(m)); }
+
 template <class T> void fused_lcp(const LcpArrays<T>& a, const Launch& l) {
   if (a.count == 0) return;
-  const std::size_t ws = std::max<std::size_t>(1, lcp::solve_workspace<T>(a.m));
-  const std::size_t chunk_max = std::max<std::size_t>(1, std::min(a.count, l.scratch_bytes / (ws * sizeof(T))));
-  for (std::size_t s0 = 0; s0 < a.count; s0 += chunk_max) {
-    const std::size_t c = std::min(chunk_max, a.count - s0);
+  cudaFuncAttributes attr{};
+  OBLIQ_CUDA_CHECK(cudaFuncGetAttributes(&attr, lcp_kernel<T>));
+  const std::string err = check_block_size(l.block_size, attr.maxThreadsPerBlock);
+  if (!err.empty()) throw std::runtime_error("obliq cuda: lcp: " + err);
+  const std::size_t ws = lcp_scratch<T>(a.m);
+  for_each_chunk<T>(a.count, ws, l.scratch_bytes, [&](std::size_t s0, std::size_t c) {
     lcp_kernel<T><<<blocks_for(c, l.block_size), l.block_size, 0, stream_of(l)>>>(a, s0, c, static_cast<T*>(l.scratch), ws,
                                                                                    l.interleaved_scratch);
     OBLIQ_CUDA_CHECK(cudaGetLastError());
-  }
+  });
 }
-
-template <class T> std::size_t lcp_scratch(int m) { return std::max<std::size_t>(1, lcp::solve_workspace<T>(m)); }
 
 template void fused_lcp<double>(const LcpArrays<double>&, const Launch&);
 template void fused_lcp<float>(const LcpArrays<float>&, const Launch&);

@@ -44,8 +44,8 @@ bool device_available(std::string* reason = nullptr);
 enum class Layout { interleaved, contiguous };
 enum class Method { fused, library };
 
-const char* layout_name(Layout l);
-const char* method_name(Method m);
+inline const char* layout_name(Layout l) { return l == Layout::interleaved ? "interleaved" : "contiguous"; }
+inline const char* method_name(Method m) { return m == Method::fused ? "fused" : "library"; }
 
 struct Options {
   Method method = Method::fused;
@@ -53,6 +53,7 @@ struct Options {
   int block_size = 128;                         // threads per block of the fused kernels
   std::size_t scratch_bytes = std::size_t(2) << 30;  // cap on scratch; larger batches run in chunks
   void* stream = nullptr;                       // cudaStream_t; nullptr = the default stream
+  lcp::Solver lcp_solver = lcp::Solver::lemke;  // LCP method of the complementarity law
 };
 
 // Options for the host-batch entry points, read from the environment so that the command line
@@ -166,7 +167,13 @@ template <class T> void impact(DeviceBatch<T>& batch, const Options& opt = {});
 template <class T> void dynamics(DeviceBatch<T>& batch, const Options& opt = {});
 
 // Host batches: upload (layout_from_environment()), run, download. Throws std::runtime_error
-// when no device is usable.
+// when no device is usable. Of RunOptions, lcp_solver is honoured; threads (host threads of the
+// cpu backend) must be 0, anything else is refused with an error.
+//
+// Every call checks its batch on the host first and throws std::runtime_error, before any
+// kernel runs, when an input array the kernels read is null or not device memory, a stride is
+// negative, an output would be written with a broadcasting stride, or Options::block_size is
+// outside what the kernels can launch with on this device.
 template <class T> void solve_impact(const Batch<T>& in, ImpactResults<T>& out, const RunOptions& opt);
 template <class T> void solve_dynamics(const Batch<T>& in, DynamicsResults<T>& out, const RunOptions& opt);
 template <class T>

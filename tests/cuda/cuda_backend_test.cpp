@@ -14,10 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "io/random_scenarios.hpp"
 #include "obliq/batch.hpp"
+#include "obliq/core/mechanics/impact.hpp"
 #include "obliq/cuda.hpp"
 #include "obliq/reference.hpp"
+#include "support/random_batch.hpp"
 
 namespace {
 
@@ -50,35 +51,7 @@ template <class T> double tolerance() { return std::is_same_v<T, double> ? 1e-7 
   return ::testing::AssertionSuccess();
 }
 
-// Random scenarios of one shape, as the CPU property tests draw them, plus the tolerances
-// float needs (a resting row's A_u qdot is zero only to rounding).
-template <class T> Batch<T> random_batch(Shape shape, std::size_t count, Law law, bool dynamics, int dependent, unsigned seed) {
-  std::mt19937_64 rng(seed);
-  obliq::RandomOptions o;
-  o.law = law;
-  o.cond_M = 1e2;
-  o.dependent_rows = dependent;
-  if (dynamics) {
-    o.p_approaching = 0;
-    o.p_resting = 2;
-    o.p_open = 1;
-    o.forces = true;
-    o.adot_qdot = true;
-  } else {
-    o.p_approaching = 3;
-    o.p_resting = 1;
-    o.p_separating = 1;
-    o.p_open = 1;
-    o.applied_impulse = true;
-  }
-  Batch<T> b(shape, count);
-  for (std::size_t s = 0; s < count; ++s) {
-    Scenario sc = obliq::random_scenario(rng, shape, o);
-    if (std::is_same_v<T, float>) sc.vel_tol = 1e-3;
-    b.set(s, sc);
-  }
-  return b;
-}
+using obliq::test::random_batch;
 
 // Every scenario of `got` against reference::impact on the same (T-rounded) scenario.
 template <class T> void expect_impact_matches(const Batch<T>& in, const ImpactResults<T>& got, double tol) {
@@ -334,6 +307,122 @@ TYPED_TEST(CudaBackend, HostDispatchAgreesWithCpuBackend) {
     const obliq::ImpactResult g = gpu.get(s), c = cpu.get(s);
     EXPECT_TRUE(close("qdot_plus", s, g.qdot_plus, c.qdot_plus, tolerance<T>()));
     EXPECT_TRUE(close("lambda", s, g.lambda, c.lambda, tolerance<T>()));
+  }
+}
+
+// Every scenario of `got` against the cpu backend's `cpu`: statuses exactly, values to tol.
+template <class T> void expect_impact_agrees(const ImpactResults<T>& got, const ImpactResults<T>& cpu, double tol) {
+  ASSERT_EQ(got.count, cpu.count);
+  std::size_t ok = 0;
+  for (std::size_t s = 0; s < cpu.count; ++s) {
+    ASSERT_EQ(got.status[s], cpu.status[s]) << "scenario " << s;
+    if (cpu.status[s] != Status::ok) continue;
+    ++ok;
+    const obliq::ImpactResult g = got.get(s), c = cpu.get(s);
+    ASSERT_TRUE(close("qdot_plus", s, g.qdot_plus, c.qdot_plus, tol));
+    ASSERT_TRUE(close("lambda", s, g.lambda, c.lambda, tol));
+    ASSERT_EQ(g.energy_consistent, c.energy_consistent) << "scenario " << s;
+  }
+  EXPECT_GT(ok, cpu.count / 2) << "too few scenarios solved to compare";
+}
+
+// More than 65,535 matrices in one batched cuBLAS/cuSOLVER call (one chunk of 70,000
+// scenarios; syevj gets 140,000 matrices), and more than 65,535 blocks of the fused kernels'
+// grid at small block sizes.
+TYPED_TEST(CudaBackend, LibraryPathOverSixtyFiveThousandMatricesPerCall) {
+  OBLIQ_REQUIRE_DEVICE();
+  using T = TypeParam;
+  const Batch<T> in = random_batch<T>({6, 0, 3}, 70000, Law::projection, false, 0, 65536);
+  ImpactResults<T> cpu;
+  obliq::solve_impact(in, cpu, {obliq::Backend::cpu, 0});
+  for (const Variant& v : kVariants) {
+    SCOPED_TRACE(describe(v, Law::projection, in.shape));
+    cu::Options opt;
+    opt.method = v.method;
+    opt.scratch_layout = v.layout;
+    opt.block_size = 32;  // 2,188 blocks: beyond 65,535 threads per launch in few blocks, many in the grid
+    ImpactResults<T> out;
+    cu::solve_impact(in, out, opt, v.layout);
+    expect_impact_agrees(out, cpu, tolerance<T>());
+  }
+}
+
+// A scratch cap that forces many chunks (about 25 launches of each kernel sequence).
+TYPED_TEST(CudaBackend, ManyChunksGiveTheSameAnswers) {
+  OBLIQ_REQUIRE_DEVICE();
+  using T = TypeParam;
+  const Shape shape{12, 1, 4};
+  const Batch<T> in = random_batch<T>(shape, 5000, Law::projection, false, 1, 4242);
+  ImpactResults<T> cpu;
+  obliq::solve_impact(in, cpu, {obliq::Backend::cpu, 0});
+  const std::size_t per = obliq::impact_workspace_size<T>(shape.n, shape.m_b, shape.m_u) * sizeof(T);
+  for (const Variant& v : kVariants) {
+    SCOPED_TRACE(describe(v, Law::projection, in.shape));
+    cu::Options opt;
+    opt.method = v.method;
+    opt.scratch_layout = v.layout;
+    opt.scratch_bytes = per * 200;  // 25 chunks of the fused kernel; the library path's are smaller still
+    ImpactResults<T> out;
+    cu::solve_impact(in, out, opt, v.layout);
+    expect_impact_agrees(out, cpu, tolerance<T>() * 10);
+  }
+}
+
+// A wrapped batch that omits an input, a block size the kernels cannot launch with, and
+// RunOptions the backend cannot honour are errors before any kernel runs; the context stays
+// usable (the next call works).
+TYPED_TEST(CudaBackend, BadCallsAreRefusedOnTheHost) {
+  OBLIQ_REQUIRE_DEVICE();
+  using T = TypeParam;
+  const Batch<T> in = random_batch<T>({6, 0, 3}, 256, Law::complementarity, false, 0, 17);
+  cu::DeviceBatch<T> owner(in.shape, in.count, cu::Layout::interleaved);
+  owner.upload(in);
+  for (const char* missing : {"law", "gap_tol", "vel_tol"}) {
+    cu::DeviceBatch<T> view = cu::DeviceBatch<T>::wrap(in.shape, in.count, cu::Layout::interleaved);
+    view.M = owner.M;
+    view.qdot = owner.qdot;
+    view.i_u = owner.i_u;
+    view.A_u = owner.A_u;
+    view.phi_u = owner.phi_u;
+    view.e = owner.e;
+    view.law = owner.law;
+    view.gap_tol = owner.gap_tol;
+    view.vel_tol = owner.vel_tol;
+    if (std::string(missing) == "law") view.law = {};
+    if (std::string(missing) == "gap_tol") view.gap_tol = {};
+    if (std::string(missing) == "vel_tol") view.vel_tol = {};
+    try {
+      cu::impact(view);
+      ADD_FAILURE() << "a batch without " << missing << " was run";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string("input array ") + missing + " is missing"), std::string::npos)
+          << e.what();
+    }
+  }
+  cu::Options big;
+  big.block_size = 2048;
+  EXPECT_THROW(cu::impact(owner, big), std::runtime_error);
+  big.method = cu::Method::library;
+  EXPECT_THROW(cu::impact(owner, big), std::runtime_error);
+  ImpactResults<T> out;
+  EXPECT_THROW(obliq::solve_impact(in, out, {obliq::Backend::cuda, 4}), std::runtime_error);
+  // Still usable.
+  ImpactResults<T> cpu;
+  obliq::solve_impact(in, out, {obliq::Backend::cuda, 0});
+  obliq::solve_impact(in, cpu, {obliq::Backend::cpu, 0});
+  expect_impact_agrees(out, cpu, tolerance<T>());
+}
+
+// RunOptions::lcp_solver reaches the kernels: PGS on the GPU answers as PGS on the CPU.
+TYPED_TEST(CudaBackend, RunOptionsLcpSolverIsHonoured) {
+  OBLIQ_REQUIRE_DEVICE();
+  using T = TypeParam;
+  const Batch<T> in = random_batch<T>({12, 0, 4}, 500, Law::complementarity, false, 0, 23);
+  for (obliq::lcp::Solver solver : {obliq::lcp::Solver::pgs, obliq::lcp::Solver::enumerate}) {
+    ImpactResults<T> gpu, cpu;
+    obliq::solve_impact(in, gpu, {obliq::Backend::cuda, 0, solver});
+    obliq::solve_impact(in, cpu, {obliq::Backend::cpu, 0, solver});
+    expect_impact_agrees(gpu, cpu, tolerance<T>());
   }
 }
 

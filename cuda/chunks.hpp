@@ -1,0 +1,20 @@
+// cuda/chunks.hpp: a batch cut into chunks whose per-scenario scratch fits in one buffer (one
+// kernel launch per chunk). Host code shared by the kernels' launchers and the CPU emulation.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <stdexcept>
+
+namespace obliq::cuda::detail {
+
+// Chunks of scenarios whose scratch (ws elements of T each) fits in scratch_bytes: calls
+// launch(s0, c) for consecutive chunks covering [0, count).
+template <class T, class F> void for_each_chunk(std::size_t count, std::size_t ws, std::size_t scratch_bytes, F&& launch) {
+  const std::size_t per = ws * sizeof(T);
+  const std::size_t chunk = std::min<std::size_t>(count, scratch_bytes / per);
+  if (count > 0 && chunk == 0) throw std::runtime_error("obliq cuda: scratch too small for one scenario");
+  for (std::size_t s0 = 0; s0 < count; s0 += chunk) launch(s0, std::min(chunk, count - s0));
+}
+
+}  // namespace obliq::cuda::detail
