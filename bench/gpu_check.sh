@@ -1,91 +1,180 @@
 #!/usr/bin/env bash
-# bench/gpu_check.sh: the one command that checks the GPU side of obliq (docs/cuda.md).
+# bench/gpu_check.sh: the one unattended run that checks the GPU side of obliq (docs/cuda.md).
 #
-#   bench/gpu_check.sh                  configure + build (CUDA, sm_90) in build-gpu/, run the GPU
-#                                       tests, run the throughput benchmark
-#   bench/gpu_check.sh --build-only     the build only, then pack the two programs and the shared
-#                                       libraries they need that are not CUDA's into
-#                                       build-gpu/gpu-bin/ (for a GPU machine that lacks the
-#                                       build dependencies: carry that folder there)
-#   bench/gpu_check.sh --prebuilt DIR   no build: run DIR/obliq_cuda_tests and DIR/obliq_gpu_bench
-#   --quick                             the benchmark at (12, 4) only (a smoke run)
+#   bench/gpu_check.sh --build-only      here (a machine with the build dependencies, no GPU
+#                                        needed): configure and build for sm_90, then pack the two
+#                                        programs and the few shared libraries they need into
+#                                        $BUILD/gpu-pack (under 64 MiB; libstdc++ and libgcc linked
+#                                        statically, so the GPU machine's own are never displaced)
+#   bench/gpu_check.sh --prebuilt DIR    there (a bare GPU machine with the CUDA toolkit): run
+#                                        the packed programs in DIR, nothing is built
+#   bench/gpu_check.sh                   both on one machine
 #
-# Designed to finish in under 8 minutes on an H200 (16 cores): the build is about 2-4 minutes
-# (nvcc on the fused kernels dominates), the tests under a minute, and the benchmark is capped by
-# its own --budget-s (default here: what is left of 7 minutes, at most 300 s). Logs go to
-# $OUT (when set, as on the device machine) or to build-gpu/.
+# Steps on the GPU, each under a timeout, each writing its full log to $LOGS/<step>.log before
+# anything is filtered: probe the device; the GPU tests; compute-sanitizer memcheck, initcheck
+# and racecheck on a small filtered set; GPU vs CPU on 1,000 scenarios sampled from a 1e6
+# batch of each class; the throughput benchmark. Then $LOGS/report.txt (under 200 lines) is
+# printed. Exit status 0 only when every step passed: no device, a GPU test that fails or
+# skips, a sanitizer error, a GPU/CPU disagreement or a step that times out is a failure.
+# Designed for under 8 minutes of GPU time (a rerun fits in 15).
+#
+# Environment: OBLIQ_GPU_BUILD (build folder, default build-gpu), OBLIQ_GPU_JOBS (build jobs,
+# default nproc), OUT (log folder on the device machine; default $BUILD/gpu-logs).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 BUILD=${OBLIQ_GPU_BUILD:-$ROOT/build-gpu}
-LOGS=${OUT:-$BUILD}
+case "$BUILD" in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
+JOBS=${OBLIQ_GPU_JOBS:-$(nproc)}
 mode=full
-prebuilt=
-quick=
+pack=
 while [ $# -gt 0 ]; do
   case "$1" in
     --build-only) mode=build ;;
-    --prebuilt) mode=prebuilt; prebuilt=$(cd "$2" && pwd); shift ;;
-    --quick) quick=--quick ;;
-    *) echo "usage: bench/gpu_check.sh [--build-only | --prebuilt DIR] [--quick]" >&2; exit 2 ;;
+    --prebuilt) mode=prebuilt; pack=${2:-}; shift ;;
+    *) echo "usage: bench/gpu_check.sh [--build-only | --prebuilt DIR]" >&2; exit 2 ;;
   esac
   shift
 done
-mkdir -p "$BUILD" "$LOGS"
-t0=$(date +%s)
-elapsed() { echo $(( $(date +%s) - t0 )); }
-say() { echo "== gpu_check [$(elapsed) s] $*"; }
-
-if command -v nvidia-smi >/dev/null 2>&1; then
-  nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm,clocks.max.mem --format=csv 2>&1 | tee "$LOGS/gpu.txt"
+if [ "$mode" = prebuilt ]; then
+  [ -d "$pack" ] || { echo "gpu_check: --prebuilt needs the packed folder (bench/gpu_check.sh --build-only makes it)" >&2; exit 2; }
+  pack=$(cd "$pack" && pwd)
 fi
+LOGS=${OUT:-$BUILD/gpu-logs}
+mkdir -p "$LOGS"
+REPORT=$LOGS/report.txt
+: >"$REPORT"
+t0=$(date +%s)
+failed=0
+elapsed() { echo $(( $(date +%s) - t0 )); }
+note() { echo "$*" | tee -a "$REPORT"; }
 
+# step NAME TIMEOUT_S CMD...: runs CMD under a timeout with its full output in $LOGS/NAME.log,
+# notes PASS/FAIL with the time; returns CMD's status (124 on a timeout).
+step() {
+  local name=$1 limit=$2
+  shift 2
+  local s0
+  s0=$(date +%s)
+  timeout -k 10 "$limit" "$@" >"$LOGS/$name.log" 2>&1
+  local rc=$?
+  local verdict=PASS extra=
+  [ $rc -eq 0 ] || verdict=FAIL
+  [ $rc -eq 124 ] && extra="(timed out after $limit s)"
+  note "$(printf '%-22s %-5s %4d s  rc %d %s' "$name" "$verdict" $(( $(date +%s) - s0 )) $rc "$extra")"
+  return $rc
+}
+fail() { failed=1; note "FAIL: $*"; }
+
+note "obliq gpu_check, $(date -u '+%Y-%m-%d %H:%M UTC'), mode $mode, commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || cat "${pack:-/nonexistent}/COMMIT" 2>/dev/null || echo unknown)"
+
+# --- build and pack ----------------------------------------------------------------------------
 if [ "$mode" != prebuilt ]; then
-  say "configure ($BUILD, sm_90)"
-  cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-    -DOBLIQ_ENABLE_CUDA=ON -DOBLIQ_BUILD_TESTS=ON >"$LOGS/configure.log" 2>&1 \
-    || { tail -30 "$LOGS/configure.log"; echo "gpu_check: configure failed (see configure.log)"; exit 1; }
-  grep -q "obliq: CUDA backend ON" "$LOGS/configure.log" || { echo "gpu_check: nvcc not found: no CUDA backend"; exit 1; }
-  say "build obliq_cuda_tests obliq_gpu_bench"
-  # Only what this script runs (not the device-check object, the CLI or the CPU test programs).
-  cmake --build "$BUILD" --target obliq_cuda_tests obliq_gpu_bench -j "$(nproc)" >"$LOGS/build.log" 2>&1 \
-    || { grep -E "error|FAILED" "$LOGS/build.log" | head -40; echo "gpu_check: build failed (see build.log)"; exit 1; }
-  BIN_TESTS=$BUILD/tests/cuda/obliq_cuda_tests
-  BIN_BENCH=$BUILD/cuda/obliq_gpu_bench
-  if command -v cuobjdump >/dev/null 2>&1; then  # registers / stack of the fused kernels
-    cuobjdump -res-usage "$BIN_BENCH" 2>/dev/null | grep -A1 -E "impact_kernel|dynamics_kernel" | grep -E "Function|REG" \
-      | sed 's/^/  /' | head -16
+  export PATH="/usr/local/cuda/bin:$PATH"
+  launchers=()
+  if command -v ccache >/dev/null 2>&1; then
+    launchers=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
   fi
+  # Static libstdc++/libgcc: the device machine's C++ runtime is neither needed nor displaced.
+  # $ORIGIN/lib: the packed libraries are found without LD_LIBRARY_PATH.
+  step configure 600 cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DOBLIQ_ENABLE_CUDA=ON -DOBLIQ_BUILD_TESTS=ON "${launchers[@]}" \
+    "-DCMAKE_EXE_LINKER_FLAGS=-static-libstdc++ -static-libgcc -Wl,-rpath,\$ORIGIN/lib" \
+    || { tail -30 "$LOGS/configure.log"; exit 1; }
+  grep -q "obliq: CUDA backend ON" "$LOGS/configure.log" || { note "FAIL: nvcc not found: no CUDA backend"; exit 1; }
+  step build 3600 cmake --build "$BUILD" --target obliq_cuda_tests obliq_gpu_bench -j "$JOBS" \
+    || { grep -E "error|FAILED" "$LOGS/build.log" | awk 'NR <= 40'; exit 1; }
+  TESTS=$BUILD/tests/cuda/obliq_cuda_tests
+  BENCH=$BUILD/cuda/obliq_gpu_bench
+  if command -v cuobjdump >/dev/null 2>&1; then  # registers, stack and shared memory of the kernels
+    cuobjdump -res-usage "$BENCH" >"$LOGS/resources.log" 2>&1
+    awk '/Function/ {f=$2} /REG:/ {print "  " f " " $0}' "$LOGS/resources.log" | grep -E "impact_kernel|dynamics_kernel" \
+      | sed -E 's/_Z[0-9A-Za-z_]*(impact|dynamics)_kernel[0-9A-Za-z_]*/\1_kernel/' | awk 'NR <= 12' | tee -a "$REPORT"
+  fi
+  PACK=$BUILD/gpu-pack
+  rm -rf "$PACK" && mkdir -p "$PACK/lib"
+  cp "$TESTS" "$BENCH" "$PACK/"
+  git -C "$ROOT" rev-parse --short HEAD >"$PACK/COMMIT" 2>/dev/null || true
+  # Shared libraries to carry: not the C library's, not the driver's, not cuBLAS/cuSOLVER (the
+  # toolkit's, hundreds of MB); libstdc++ and libgcc_s must not appear at all (linked statically).
+  ldd "$TESTS" "$BENCH" >"$LOGS/ldd-build.log" 2>&1
+  # Direct dependencies (cuBLAS itself needs the GPU machine's libgcc_s, which is as it should be).
+  if readelf -d "$TESTS" "$BENCH" | grep NEEDED | grep -qE "libstdc\+\+|libgcc_s"; then
+    fail "the programs still need libstdc++/libgcc_s as shared libraries (readelf -d)"
+  fi
+  awk '/=> \// {print $3}' "$LOGS/ldd-build.log" | sort -u \
+    | grep -v -E '/(libc|libm|libpthread|libdl|librt|libutil|libstdc\+\+|libgcc_s|ld-linux[^/]*)\.so|libcuda\.so|libcublas|libcusolver|libcusparse|libnvJitLink' \
+    | while read -r lib; do cp -L "$lib" "$PACK/lib/"; done
+  cp "$ROOT/bench/gpu_check.sh" "$PACK/"
+  bytes=$(du -sb "$PACK" | cut -f1)
+  note "packed $(ls "$PACK/lib" | tr '\n' ' ')+ 2 programs: $(( bytes / 1048576 )) MiB in $PACK"
+  [ "$bytes" -lt $(( 64 * 1048576 )) ] || fail "the pack is over 64 MiB"
   if [ "$mode" = build ]; then
-    PACK=$BUILD/gpu-bin
-    rm -rf "$PACK" && mkdir -p "$PACK/lib"
-    cp "$BIN_TESTS" "$BIN_BENCH" "$PACK/"
-    # Shared libraries that are neither the C library nor CUDA's (those come with the driver
-    # and the toolkit on the GPU machine).
-    ldd "$BIN_TESTS" "$BIN_BENCH" | awk '/=> \//{print $3}' | sort -u \
-      | grep -v -E '/(libc|libm|libpthread|libdl|librt|ld-linux[^/]*)\.so|libcuda\.so|libcudart|libcublas|libcusolver|libcusparse|libnvJitLink' \
-      | while read -r lib; do cp -L "$lib" "$PACK/lib/"; done
-    du -sh "$PACK"
-    say "packed into $PACK (run there: bench/gpu_check.sh --prebuilt $PACK)"
-    exit 0
+    note "build-only: done in $(elapsed) s; on the GPU machine: bench/gpu_check.sh --prebuilt <this pack>"
+    exit $failed
   fi
 else
-  BIN_TESTS=$prebuilt/obliq_cuda_tests
-  BIN_BENCH=$prebuilt/obliq_gpu_bench
-  export LD_LIBRARY_PATH="$prebuilt/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+  TESTS=$pack/obliq_cuda_tests
+  BENCH=$pack/obliq_gpu_bench
 fi
 
-status=0
-say "GPU tests"
-"$BIN_TESTS" --gtest_color=no 2>&1 | tee "$LOGS/gpu_tests.log" | grep -E "^\[ *(OK|FAILED|SKIPPED|PASSED|==========) *\]|Failure|error" | head -80
-[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+# --- run -----------------------------------------------------------------------------------------
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+# Appended, never prepended: the machine's own library paths keep precedence; the pack's own
+# libraries come through the programs' RUNPATH ($ORIGIN/lib).
+export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$CUDA_HOME/lib64"
+export PATH="$PATH:$CUDA_HOME/bin"
+ldd "$TESTS" "$BENCH" >"$LOGS/ldd.log" 2>&1
+if grep -q "not found" "$LOGS/ldd.log"; then
+  fail "shared libraries not found: $(grep 'not found' "$LOGS/ldd.log" | awk '{print $1}' | sort -u | tr '\n' ' ')"
+fi
+if command -v nvidia-smi >/dev/null 2>&1; then
+  timeout 30 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader \
+    >"$LOGS/nvidia-smi.log" 2>&1
+  note "nvidia-smi: $(awk 'NR <= 2' "$LOGS/nvidia-smi.log" | tr '\n' ' ')"
+else
+  note "nvidia-smi: not on the PATH"
+fi
 
-budget=$(( 420 - $(elapsed) ))
-[ "$budget" -gt 300 ] && budget=300
+if ! step probe 60 "$BENCH" --probe; then
+  note "$(awk 'NR <= 3' "$LOGS/probe.log")"
+  # The programs must still load and list their tests where there is no device.
+  step list-tests 60 "$TESTS" --gtest_list_tests && note "the test program loads: $(grep -c '^  ' "$LOGS/list-tests.log") tests listed"
+  fail "no usable CUDA device: nothing was tested"
+  note "total $(elapsed) s"
+  exit 1
+fi
+note "$(awk 'NR <= 1' "$LOGS/probe.log")"
+
+step gpu-tests 300 "$TESTS" --gtest_color=no || failed=1
+passed=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$LOGS/gpu-tests.log" | awk 'NR == 1')
+skipped=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) test.*/\1/p' "$LOGS/gpu-tests.log" | awk 'NR == 1')
+nfailed=$(grep -c '^\[  FAILED  \] [A-Za-z]' "$LOGS/gpu-tests.log")
+note "gpu tests: ${passed:-0} passed, ${skipped:-0} skipped, $nfailed failed"
+grep '^\[  FAILED  \] [A-Za-z]' "$LOGS/gpu-tests.log" | sort -u | awk 'NR <= 20 {print "  " $0}' | tee -a "$REPORT"
+[ "${skipped:-0}" -eq 0 ] || fail "a GPU is present but ${skipped} tests skipped"
+[ -n "$passed" ] || fail "the GPU tests did not report a summary (crash or timeout: see gpu-tests.log)"
+
+if command -v compute-sanitizer >/dev/null 2>&1; then
+  for tool in memcheck initcheck racecheck; do
+    step "sanitizer-$tool" 150 compute-sanitizer --tool "$tool" --error-exitcode 7 --print-limit 20 \
+      "$TESTS" --gtest_color=no --gtest_filter='*SanitizerSet*' || failed=1
+    note "  $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$LOGS/sanitizer-$tool.log" | awk 'NR == 1') $(grep -cE '^\[       OK \]' "$LOGS/sanitizer-$tool.log") test(s) ok"
+  done
+else
+  fail "compute-sanitizer not found (looked on the PATH and in $CUDA_HOME/bin)"
+fi
+
+step compare 240 "$BENCH" --compare || failed=1
+grep -E '^compare' "$LOGS/compare.log" | awk 'NR <= 30' | tee -a "$REPORT" >/dev/null
+
+budget=$(( 450 - $(elapsed) ))
+[ "$budget" -gt 200 ] && budget=200
 [ "$budget" -lt 30 ] && budget=30
-say "throughput benchmark (budget ${budget} s)"
-"$BIN_BENCH" $quick --budget-s "$budget" 2>&1 | tee "$LOGS/gpu_bench.txt"
-[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+step bench $(( budget + 60 )) "$BENCH" --budget-s "$budget" || failed=1
+grep -E '^(device|measured)' "$LOGS/bench.log" | tee -a "$REPORT" >/dev/null
+grep -E '^ *[0-9]+ +[0-9]+ +(double|float)|^ +n +m ' "$LOGS/bench.log" | awk 'NR <= 110' | tee -a "$REPORT" >/dev/null
 
-say "done, status $status"
-exit $status
+note "total $(elapsed) s; $( [ $failed -eq 0 ] && echo 'every step passed' || echo 'FAILED (see the lines above and the logs in '"$LOGS"')')"
+awk 'NR <= 199' "$REPORT" >"$REPORT.tmp" && mv "$REPORT.tmp" "$REPORT"
+exit $failed

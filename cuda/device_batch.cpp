@@ -149,6 +149,7 @@ Layout layout_from_environment() {
 Options options_from_environment() {
   Options o;
   if (env_is("OBLIQ_CUDA_METHOD", "library")) o.method = Method::library;
+  if (env_is("OBLIQ_CUDA_METHOD", "warp")) o.method = Method::warp;
   o.scratch_layout = layout_from_environment();
   return o;
 }
@@ -359,6 +360,8 @@ template <class T> void impact(DeviceBatch<T>& b, const Options& opt) {
     const std::size_t per = std::max(detail::library_scratch_per_scenario<T>(n, mb, mu),
                                      detail::fused_impact_scratch<T>(n, mb, mu) * sizeof(T));
     detail::library_impact(in, o, launch_for(b, opt, per));
+  } else if (opt.method == Method::warp) {
+    detail::warp_impact_batch(in, o, launch_for(b, opt, detail::fused_impact_scratch<T>(n, mb, mu) * sizeof(T)));
   } else {
     detail::fused_impact(in, o, launch_for(b, opt, detail::fused_impact_scratch<T>(n, mb, mu) * sizeof(T)));
   }

@@ -82,6 +82,10 @@ template <class T> int library_max_block_size();
 template <class T> void library_impact(const Inputs<T>& in, const ImpactOutputs<T>& out, const Launch& l);
 template <class T> void library_dynamics(const Inputs<T>& in, const DynamicsOutputs<T>& out, const Launch& l);
 
+// Warp path (cuda/warp_impact.hpp): projection-law impacts one warp per scenario, matrices in
+// shared memory; the rest (other laws, shapes, doubtful scenarios) by the fused kernel.
+template <class T> void warp_impact_batch(const Inputs<T>& in, const ImpactOutputs<T>& out, const Launch& l);
+
 // Bytes of scratch the library path needs per scenario (its own buffers plus a fused fallback).
 template <class T> std::size_t library_scratch_per_scenario(int n, int m_b, int m_u);
 

@@ -20,7 +20,10 @@
 // (Cholesky of M and of the Delassus matrix, triangular solves, strided GEMMs, Jacobi
 // eigenvalues for the energy test) and hands every scenario it cannot take (complementarity
 // law, rank-deficient rows, bad input) to the fused kernel, so both methods give the same
-// statuses and the same results up to rounding.
+// statuses and the same results up to rounding. Method::warp (impact; dynamics runs fused)
+// solves the projection law with one warp per scenario and its matrices in shared memory
+// (cuda/warp_impact.hpp) and hands the rest to the fused kernel in the same way; it reads the
+// inputs best in Layout::contiguous (a warp reads one scenario's consecutive entries).
 //
 // This header needs no CUDA header: it compiles with g++ in a build with or without CUDA, but
 // its functions are defined only when the library was built with CUDA (OBLIQ_HAVE_CUDA).
@@ -42,10 +45,12 @@ namespace obliq::cuda {
 bool device_available(std::string* reason = nullptr);
 
 enum class Layout { interleaved, contiguous };
-enum class Method { fused, library };
+enum class Method { fused, library, warp };
 
 inline const char* layout_name(Layout l) { return l == Layout::interleaved ? "interleaved" : "contiguous"; }
-inline const char* method_name(Method m) { return m == Method::fused ? "fused" : "library"; }
+inline const char* method_name(Method m) {
+  return m == Method::fused ? "fused" : m == Method::library ? "library" : "warp";
+}
 
 struct Options {
   Method method = Method::fused;
@@ -58,7 +63,7 @@ struct Options {
 
 // Options for the host-batch entry points, read from the environment so that the command line
 // (`obliq impact --backend cuda`) can select them without new flags:
-//   OBLIQ_CUDA_METHOD = fused | library      OBLIQ_CUDA_LAYOUT = interleaved | contiguous
+//   OBLIQ_CUDA_METHOD = fused | library | warp      OBLIQ_CUDA_LAYOUT = interleaved | contiguous
 Options options_from_environment();
 Layout layout_from_environment();
 

@@ -106,7 +106,9 @@ struct Variant {
 const Variant kVariants[] = {{cu::Method::fused, cu::Layout::interleaved},
                              {cu::Method::fused, cu::Layout::contiguous},
                              {cu::Method::library, cu::Layout::interleaved},
-                             {cu::Method::library, cu::Layout::contiguous}};
+                             {cu::Method::library, cu::Layout::contiguous},
+                             {cu::Method::warp, cu::Layout::contiguous},
+                             {cu::Method::warp, cu::Layout::interleaved}};
 
 std::string describe(const Variant& v, Law law, Shape s) {
   return std::string(cu::method_name(v.method)) + "/" + cu::layout_name(v.layout) + "/" + obliq::law_name(law) + " n=" +
@@ -424,6 +426,54 @@ TYPED_TEST(CudaBackend, RunOptionsLcpSolverIsHonoured) {
     obliq::solve_impact(in, cpu, {obliq::Backend::cpu, 0, solver});
     expect_impact_agrees(gpu, cpu, tolerance<T>());
   }
+}
+
+// The small set bench/gpu_check.sh runs under compute-sanitizer (memcheck, initcheck,
+// racecheck; --gtest_filter='*SanitizerSet*'): every method and kernel once on a few scenarios.
+TEST(CudaSanitizerSet, EveryMethodOnAFewScenarios) {
+  OBLIQ_REQUIRE_DEVICE();
+  for (Law law : {Law::projection, Law::complementarity}) {
+    const Batch<double> in = random_batch<double>({12, 1, 4}, 64, law, false, 1, 99);
+    const Batch<double> dyn = random_batch<double>({6, 1, 3}, 64, law, true, 0, 98);
+    ImpactResults<double> cpu;
+    DynamicsResults<double> cpu_d;
+    obliq::solve_impact(in, cpu, {obliq::Backend::cpu, 0});
+    obliq::solve_dynamics(dyn, cpu_d, {obliq::Backend::cpu, 0});
+    for (cu::Method method : {cu::Method::fused, cu::Method::library, cu::Method::warp})
+      for (cu::Layout layout : {cu::Layout::interleaved, cu::Layout::contiguous}) {
+        SCOPED_TRACE(std::string(cu::method_name(method)) + "/" + cu::layout_name(layout));
+        cu::Options opt;
+        opt.method = method;
+        opt.scratch_layout = layout;
+        ImpactResults<double> out;
+        cu::solve_impact(in, out, opt, layout);
+        expect_impact_agrees(out, cpu, tolerance<double>() * 10);
+        DynamicsResults<double> d;
+        cu::solve_dynamics(dyn, d, opt, layout);
+        for (std::size_t s = 0; s < dyn.count; ++s) ASSERT_EQ(d.status[s], cpu_d.status[s]) << s;
+      }
+  }
+}
+
+// Method::warp against the reference on random scenarios of every kind, both laws (the
+// complementarity law all goes to the fused kernel).
+TYPED_TEST(CudaBackend, WarpMethodMatchesReference) {
+  OBLIQ_REQUIRE_DEVICE();
+  using T = TypeParam;
+  unsigned seed = 301;
+  for (int dependent : {0, 1})
+    for (Law law : {Law::projection, Law::complementarity})
+      for (Shape shape : {Shape{6, 0, 3}, Shape{12, 1, 4}, Shape{30, 0, 8}}) {
+        const Batch<T> in = random_batch<T>(shape, 300, law, false, dependent, seed++);
+        for (cu::Layout layout : {cu::Layout::contiguous, cu::Layout::interleaved}) {
+          SCOPED_TRACE(describe({cu::Method::warp, layout}, law, shape) + " dependent " + std::to_string(dependent));
+          cu::Options opt;
+          opt.method = cu::Method::warp;
+          ImpactResults<T> out;
+          cu::solve_impact(in, out, opt, layout);
+          expect_impact_matches(in, out, tolerance<T>() * (dependent ? 10 : 1));
+        }
+      }
 }
 
 // A DeviceBatch that wraps caller-owned device memory (no copy) gives the same results as the

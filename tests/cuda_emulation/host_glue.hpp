@@ -8,7 +8,10 @@
 #pragma once
 
 #include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "batch_checks.hpp"
@@ -18,6 +21,7 @@
 #include "library_steps.hpp"
 #include "obliq/batch.hpp"
 #include "obliq/cuda.hpp"
+#include "warp_impact.hpp"
 
 namespace obliq::emulation {
 
@@ -261,5 +265,47 @@ template <class T> struct HostOps {
   }
   void zero(int* p, std::size_t count) { std::memset(p, 0, sizeof(int) * count); }
 };
+
+// Tolerances of a GPU answer against the cpu backend's (another order of operations).
+template <class T> double tolerance() { return std::is_same_v<T, double> ? 1e-7 : 3e-3; }
+
+// Largest difference of block s (`size` entries) of a and b, relative to 1 + |b|'s largest.
+template <class T> double max_rel_diff(const std::vector<T>& a, const std::vector<T>& b, std::size_t s, std::size_t size) {
+  double scale = 1, err = 0;
+  for (std::size_t k = s * size; k < (s + 1) * size; ++k) {
+    scale = std::max(scale, 1 + std::abs(double(b[k])));
+    err = std::max(err, std::abs(double(a[k]) - double(b[k])));
+  }
+  return err / scale;
+}
+
+// One lane doing every lane's share in order: a serial schedule of a warp step.
+struct HostWarp {
+  int lane = 0;
+  static constexpr int width = 1;
+  void sync() const {}
+  bool all(bool p) const { return p; }
+};
+
+// Method::warp on the host: the warp body per scenario (each with its own shared memory),
+// then the fused kernel on what it handed over. Returns how many scenarios it kept.
+template <class T>
+std::size_t warp_impact(const cu::detail::Inputs<T>& in, const cu::detail::ImpactOutputs<T>& out, const cu::detail::Launch& l) {
+  if (!cu::detail::warp_impact_takes<T>(in.n, in.m_b, in.m_u)) {
+    fused<T>(in, &out, nullptr, l);
+    return 0;
+  }
+  std::vector<T> shared(cu::detail::warp_layout(in.n, in.m_b, in.m_u).total);
+  for (std::size_t s = 0; s < in.count; ++s) {
+    std::fill(shared.begin(), shared.end(), T(NAN));  // nothing carries over from the last scenario
+    cu::detail::warp_impact(in, out, l.mask_buffer, s, shared.data(), HostWarp{});
+  }
+  cu::detail::Launch fallback = l;
+  fallback.only = l.mask_buffer;
+  fused<T>(in, &out, nullptr, fallback);
+  std::size_t kept = 0;
+  for (std::size_t s = 0; s < in.count; ++s) kept += l.mask_buffer[s] ? 0 : 1;
+  return kept;
+}
 
 }  // namespace obliq::emulation

@@ -21,19 +21,15 @@ using obliq::Status;
 namespace cu = obliq::cuda;
 namespace emu = obliq::emulation;
 
-template <class T> double tolerance() { return std::is_same_v<T, double> ? 1e-7 : 3e-3; }
+using emu::tolerance;
 
-// Block k (size `size`) of scenario s of a and b agree to tol relative to b's size.
+// Block s (size `size`) of a and b agree to tol relative to b's size.
 template <class T>
 ::testing::AssertionResult close(const char* what, std::size_t s, const std::vector<T>& a, const std::vector<T>& b,
                                  std::size_t size, double tol) {
-  double scale = 1, err = 0;
-  for (std::size_t k = s * size; k < (s + 1) * size; ++k) {
-    scale = std::max(scale, 1 + std::abs(double(b[k])));
-    err = std::max(err, std::abs(double(a[k]) - double(b[k])));
-  }
-  if (err <= tol * scale) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << what << " of scenario " << s << " differs by " << err << " (scale " << scale << ")";
+  const double d = emu::max_rel_diff(a, b, s, size);
+  if (d <= tol) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << what << " of scenario " << s << " differs by " << d << " relative";
 }
 
 // Runs the library path over `in` (layout, scratch for about `chunks` chunks) and compares
