@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what obliq needs on Debian 12 (run as root): the toolchain and libraries from
-# Debian's packages, and from PyPI Pinocchio + example-robot-data for the model layer's peer
-# checks and the Python package's build and test requirements. Idempotent: packages already present are not fetched again.
+# Debian's packages (Siconos for the peer checks), and from PyPI Pinocchio + example-robot-data
+# (the model layer's peer checks), the Python package's build and test requirements, and MuJoCo
+# (the Simulator benchmark's peer). Idempotent: packages already present are not fetched again.
 set -euo pipefail
 
 apt_packages=(
@@ -13,6 +14,7 @@ apt_packages=(
   librandom123-dev libboost-dev                    # sweeps: Philox draws, Boost.Math quantile functions
   libhdf5-dev gnuplot-nox                          # sweeps: per-sample rows in HDF5, PNG plots
   libopenmpi-dev openmpi-bin                       # sweeps across processes: mpirun -np K obliq sweep
+  python3-siconos                                  # peer integrators (tests/sim/siconos_compare.py)
 )
 missing=()
 command -v python3 >/dev/null 2>&1 || apt_packages+=(python3 python3-pip)
@@ -44,4 +46,11 @@ if [ ${#pip_packages[@]} -gt 0 ]; then
   echo "obliq setup: installing ${pip_packages[*]} from PyPI"
   python3 -m pip install --quiet --disable-pip-version-check "${pip_packages[@]}" ||
     python3 -m pip install --quiet --disable-pip-version-check --break-system-packages "${pip_packages[@]}"
+fi
+
+# MuJoCo: the Simulator benchmark's peer on the quadruped (bench/sim_vs_peers.py).
+if ! python3 -c "import mujoco" >/dev/null 2>&1; then
+  echo "obliq setup: installing mujoco from PyPI"
+  python3 -m pip install --quiet --disable-pip-version-check mujoco ||
+    python3 -m pip install --quiet --disable-pip-version-check --break-system-packages mujoco
 fi

@@ -1,5 +1,5 @@
 // src/cli/commands.hpp: each subcommand of `obliq` registers itself on the CLI11 app.
-// One file per command (impact/dynamics, bench, lcp, model); main.cpp only wires them.
+// One file per command (impact/dynamics, bench, lcp, model, simulate); main.cpp only wires them.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -16,5 +16,6 @@ void register_bench_command(CLI::App& app, Action& run);   // bench (bench_comma
 void register_lcp_command(CLI::App& app, Action& run);     // lcp (lcp_command.cpp)
 void register_model_command(CLI::App& app, Action& run);   // model (model_command.cpp)
 void register_sweep_command(CLI::App& app, Action& run);   // sweep (sweep_command.cpp)
+void register_simulate_command(CLI::App& app, Action& run);  // simulate (simulate_command.cpp)
 
 }  // namespace obliq::cli

@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   obliq::cli::register_lcp_command(app, run);
   obliq::cli::register_model_command(app, run);
   obliq::cli::register_sweep_command(app, run);
+  obliq::cli::register_simulate_command(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/model_source.hpp"
 #include "cli/streams.hpp"
 #include "io/scenario_json.hpp"
 #include "obliq/batch.hpp"
@@ -42,63 +43,6 @@ struct ModelOptions {
 };
 
 constexpr std::size_t kChunkLines = 1 << 12;
-
-// One state line: id (as given, else the line number), q, qdot, or the reason it is bad.
-struct StateLine {
-  bool blank = false;
-  ojson id;
-  std::string error;
-  Eigen::VectorXd q, qdot;
-};
-
-bool read_vector(const ojson& j, const char* key, int size, Eigen::VectorXd& out, std::string& error) {
-  auto it = j.find(key);
-  if (it == j.end()) {
-    error = std::string("missing key '") + key + "'";
-    return false;
-  }
-  if (!it->is_array()) {
-    error = std::string("'") + key + "' must be an array";
-    return false;
-  }
-  if (int(it->size()) != size) {
-    error = std::string("'") + key + "' has " + std::to_string(it->size()) + " entries, the model needs " +
-            std::to_string(size);
-    return false;
-  }
-  out.resize(size);
-  for (int k = 0; k < size; ++k) {
-    const ojson& x = (*it)[k];
-    if (!x.is_number()) {
-      error = std::string("'") + key + "' has a non-numeric entry";
-      return false;
-    }
-    out(k) = x.get<double>();
-    if (!std::isfinite(out(k))) {
-      error = "non-finite number";
-      return false;
-    }
-  }
-  return true;
-}
-
-StateLine parse_state_line(std::string line, long line_number, const model::Model& m) {
-  StateLine s;
-  if (!line.empty() && line.back() == '\r') line.pop_back();
-  if (line.find_first_not_of(" \t") == std::string::npos) {
-    s.blank = true;
-    return s;
-  }
-  s.id = line_number;
-  ojson j = ojson::parse(line, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) {
-    s.error = "not a JSON object";
-    return s;
-  }
-  if (j.contains("id")) s.id = j["id"];
-  if (read_vector(j, "q", m.nq, s.q, s.error)) read_vector(j, "qdot", m.nv, s.qdot, s.error);
-  return s;
-}
 
 std::string state_reason(Status st) {
   if (st == Status::bad_shape) return "bad state (a free-flyer quaternion must have unit norm)";

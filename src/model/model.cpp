@@ -8,6 +8,7 @@
 #include "obliq/model/contact_rows.hpp"
 #include "obliq/model/crba.hpp"
 #include "obliq/model/host.hpp"
+#include "obliq/model/integrate.hpp"
 #include "obliq/model/joint_impulses.hpp"
 #include "obliq/model/kinematics.hpp"
 #include "obliq/model/momentum.hpp"
@@ -175,43 +176,15 @@ Eigen::VectorXd neutral(const Model& m) {
 
 Eigen::VectorXd configuration_rate(const Model& m, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
   Eigen::VectorXd qd(m.nq);
-  for (int i = 0; i < m.nbodies(); ++i) {
-    const int iq = m.idx_q[i], iv = m.idx_v[i];
-    if (m.joint_type[i] != int(JointType::free_flyer)) {
-      qd(iq) = v(iv);
-      continue;
-    }
-    const Eigen::Quaterniond quat(q(iq + 6), q(iq + 3), q(iq + 4), q(iq + 5));
-    qd.segment<3>(iq) = quat.toRotationMatrix() * v.segment<3>(iv);
-    const Eigen::Quaterniond w(0, v(iv + 3), v(iv + 4), v(iv + 5));
-    const Eigen::Quaterniond dq = quat * w;
-    qd(iq + 3) = 0.5 * dq.x();
-    qd(iq + 4) = 0.5 * dq.y();
-    qd(iq + 5) = 0.5 * dq.z();
-    qd(iq + 6) = 0.5 * dq.w();
-  }
+  configuration_rate(m.view(), VecView<const double>{q.data(), int(q.size()), 1},
+                     VecView<const double>{v.data(), int(v.size()), 1}, vec_view(qd.data(), m.nq));
   return qd;
 }
 
 Eigen::VectorXd integrate(const Model& m, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double dt) {
-  Eigen::VectorXd out = q;
-  for (int i = 0; i < m.nbodies(); ++i) {
-    const int iq = m.idx_q[i], iv = m.idx_v[i];
-    if (m.joint_type[i] != int(JointType::free_flyer)) {
-      out(iq) += dt * v(iv);
-      continue;
-    }
-    const Eigen::Quaterniond quat(q(iq + 6), q(iq + 3), q(iq + 4), q(iq + 5));
-    out.segment<3>(iq) += quat.toRotationMatrix() * (dt * v.segment<3>(iv));
-    const Eigen::Vector3d w = dt * v.segment<3>(iv + 3);
-    const double angle = w.norm();
-    const Eigen::Quaterniond step(Eigen::AngleAxisd(angle, angle > 0 ? Eigen::Vector3d(w / angle) : Eigen::Vector3d::UnitZ()));
-    const Eigen::Quaterniond next = (quat * step).normalized();
-    out(iq + 3) = next.x();
-    out(iq + 4) = next.y();
-    out(iq + 5) = next.z();
-    out(iq + 6) = next.w();
-  }
+  Eigen::VectorXd out(m.nq);
+  integrate(m.view(), VecView<const double>{q.data(), int(q.size()), 1},
+            VecView<const double>{v.data(), int(v.size()), 1}, dt, vec_view(out.data(), m.nq));
   return out;
 }
 

@@ -1,0 +1,261 @@
+// obliq/sim/event_driven.hpp: the event-driven integrator, one scenario (docs/simulator.md
+// "Event-driven").
+//
+// Between events the motion is smooth: the rows in contact (closed, phi <= gap_tol, or held
+// before, and resting, |A v| <= vel_tol) are held by the acceleration-level contact LCP (the core's
+// dynamics(), complementarity law: docs/math.md section 4 and section 7, acceleration level),
+// the others are free; the set is frozen over a step of the classical fourth-order Runge-Kutta
+// method (order 4 in vector-space coordinates; a free flyer's quaternion moves by the
+// retraction of model/integrate.hpp along the stage velocities).
+// Events: a free unilateral row whose gap crosses zero during a step. The crossing is located on
+// the Runge-Kutta map itself, f(tau) = min over free rows of phi_i(Phi_tau(q_0, v_0)), by the
+// Illinois method (regula falsi with halving of the retained end) until the bracket is a few
+// ulps wide; the state moves to the bracket's closed end. There the impact law acts (the core's
+// impact(): projection or complementarity, global or per-contact e, docs/math.md eq 42 targets)
+// on every closed row that approaches or rests; rows left resting join the acceleration LCP.
+// A row that has just separated sits at phi ~ 0; its next crossing is bracketed by halving the
+// step until the gap is positive.
+// Zeno guard: an impact whose approach speed is below zeno_velocity, and every impact after
+// max_impacts within one advance, is plastic (e = 0): the row comes to rest (its velocity falls
+// within vel_tol) and joins the acceleration LCP. A bounce whose rebound speed is at most
+// vel_tol is rest by definition. More than 64 + 4 max_impacts + 4 (advance / max_step) loop
+// turns in one advance stop the scenario with Status::no_convergence.
+#pragma once
+
+#include "obliq/core/mechanics/dynamics.hpp"
+#include "obliq/core/mechanics/impact.hpp"
+#include "obliq/sim/moreau_jean.hpp"
+#include "obliq/sim/state.hpp"
+#include "obliq/sim/system.hpp"
+
+namespace obliq::sim {
+
+template <class T> OBLIQ_HD std::size_t event_driven_workspace(int nq, int nv, int m_b, int m_u, std::size_t system_ws) {
+  const int m = m_b + m_u;
+  const std::size_t acc = system_eval_size<T>(nv, m) + std::size_t(m) + 2 * std::size_t(m_u) +
+                          max_(system_ws, dynamics_workspace_size<T>(nv, m_b, m_u)) + 16;
+  const std::size_t rk4 = 3 * std::size_t(nv) + std::size_t(nq) + 2 * std::size_t(nv) + acc;
+  const std::size_t impact_ws = std::size_t(2 * nv + m + m_u + 4) + impact_workspace_size<T>(nv, m_b, m_u);
+  return system_eval_size<T>(nv, m) + 2 * std::size_t(nq) + 2 * std::size_t(nv) + 2 * std::size_t(m_u) + 16 +
+         max_(max_(rk4, impact_ws), system_ws) + 16;
+}
+
+// A flag vector (one byte per row) in arena slots.
+template <class T> OBLIQ_HD VecView<std::uint8_t> take_flags(int size, Arena<T>& arena) {
+  T* p = arena.take(std::size_t(size));
+  return {reinterpret_cast<std::uint8_t*>(p), size, std::ptrdiff_t(sizeof(T)) * arena.stride};
+}
+
+// Acceleration at (q, v) with the rows of `held` in contact (acceleration LCP) and the others free.
+template <class T, class System>
+OBLIQ_HD Status held_acceleration(const System& sys, const StepParams<T>& p, const ControlView<T>& c,
+                                  VecView<const T> q, VecView<const T> v, VecView<const std::uint8_t> held,
+                                  VecView<T> a, Arena<T>& arena) {
+  const int nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u(), m = m_b + m_u;
+  const std::size_t mark = arena.mark();
+  const SystemEval<T> ev = take_system_eval(nv, m, arena);
+  VecView<T> lambda = arena.vec(m), held_gap = arena.vec(m_u);
+  VecView<std::uint8_t> rows = take_flags(m_u, arena);
+  if (arena.overflow) return Status::bad_shape;
+  Status st = sys.evaluate(q, v, ev, arena);
+  if (st == Status::ok) {
+    // The core's dynamics() on exactly the held rows: gap -1 (closed) on them, +1 elsewhere.
+    for (int i = 0; i < m_u; ++i) held_gap[i] = held[i] ? T(-1) : T(1);
+    StepParams<T> rule = p;
+    rule.law = Law::complementarity;
+    rule.gap_tol = T(0);
+    rule.vel_tol = no_velocity_condition<T>();
+    ScenarioView<T> in = impact_problem(ev, m_b, m_u, v, held_gap.as_const(), ev.h.as_const(), c.e, rule);
+    in.u = c.u;
+    st = dynamics(in, DynamicsView<T>{a, lambda, rows}, arena);
+  }
+  arena.release(mark);
+  return st;
+}
+
+// One classical Runge-Kutta step of length dt from (q0, v0) with the rows of `held` in contact.
+template <class T, class System>
+OBLIQ_HD Status rk4_step(const System& sys, const StepParams<T>& p, const ControlView<T>& c, VecView<const T> q0,
+                         VecView<const T> v0, VecView<const std::uint8_t> held, T dt, VecView<T> q1, VecView<T> v1,
+                         Arena<T>& arena) {
+  const int nq = sys.nq(), nv = sys.nv();
+  const std::size_t mark = arena.mark();
+  VecView<T> a = arena.vec(nv), a_sum = arena.vec(nv), v_sum = arena.vec(nv), qs = arena.vec(nq), vs = arena.vec(nv);
+  if (arena.overflow) return Status::bad_shape;
+  const T half = T(0.5) * dt;
+  // Stage 1 at (q0, v0); stages 2-4 at q0 (+) c_i dt v_{i-1}, v0 + c_i dt a_{i-1}.
+  Status st = held_acceleration(sys, p, c, q0, v0, held, a, arena);
+  dense::copy(a.as_const(), a_sum);
+  dense::copy(v0, v_sum);
+  const T stage_dt[3] = {half, half, dt};
+  const T weight[3] = {T(2), T(2), T(1)};
+  for (int k = 0; k < 3 && st == Status::ok; ++k) {
+    // vs holds the previous stage's velocity (v0 at the first).
+    if (k == 0) dense::copy(v0, vs);
+    sys.integrate(q0, vs.as_const(), stage_dt[k], qs);
+    for (int i = 0; i < nv; ++i) vs[i] = v0[i] + stage_dt[k] * a[i];
+    st = held_acceleration(sys, p, c, qs.as_const(), vs.as_const(), held, a, arena);
+    dense::axpy(weight[k], a.as_const(), a_sum);
+    dense::axpy(weight[k], vs.as_const(), v_sum);
+  }
+  if (st == Status::ok) {
+    sys.integrate(q0, v_sum.as_const(), dt / T(6), q1);
+    for (int i = 0; i < nv; ++i) v1[i] = v0[i] + dt / T(6) * a_sum[i];
+  }
+  arena.release(mark);
+  return st;
+}
+
+// min over the free unilateral rows of phi_i at (q, v) (+huge when no row is free).
+template <class T, class System>
+OBLIQ_HD Status free_gap(const System& sys, VecView<const T> q, VecView<const T> v, VecView<const std::uint8_t> held,
+                         const SystemEval<T>& ev, T& gap, Arena<T>& arena) {
+  const Status st = sys.evaluate(q, v, ev, arena);
+  gap = no_velocity_condition<T>();
+  for (int i = 0; i < sys.m_u(); ++i)
+    if (!held[i]) gap = min_(gap, ev.phi[sys.m_b() + i]);
+  return st;
+}
+
+// Resolves the impacts at the state (closed rows that approach): the core's impact(). Returns
+// the number of approaching rows (0: nothing done).
+template <class T, class System>
+OBLIQ_HD Status resolve_impacts(const System& sys, const StepParams<T>& p, const ControlView<T>& c,
+                                const SystemEval<T>& ev, const StateView<T>& s, int& impacts_here, int& hits,
+                                Arena<T>& arena) {
+  const int nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u(), m = m_b + m_u;
+  hits = 0;
+  for (int i = 0; i < m_u; ++i)
+    hits += ev.phi[m_b + i] <= p.gap_tol && dense::dot(ev.A.row(m_b + i), s.v.as_const()) < -p.vel_tol;
+  if (hits == 0) return Status::ok;
+  const std::size_t mark = arena.mark();
+  VecView<T> v_plus = arena.vec(nv), impulse = arena.vec(nv), lambda = arena.vec(m), e = arena.vec(m_u);
+  T* slots = arena.take(4);
+  if (arena.overflow) return Status::bad_shape;
+  const bool plastic_all = impacts_here >= p.max_impacts;
+  for (int i = 0; i < m_u; ++i) {
+    const T approach = -dense::dot(ev.A.row(m_b + i), s.v.as_const());
+    e[i] = (plastic_all || approach < p.zeno_velocity) ? T(0) : c.e[i];
+  }
+  const T zero = T(0);
+  const VecView<const T> no_impulse{&zero, nv, 0};
+  const ScenarioView<T> in =
+      impact_problem(ev, m_b, m_u, s.v.as_const(), ev.phi.as_const().segment(m_b, m_u), no_impulse, e.as_const(), p);
+  std::uint8_t consistent = 0;
+  const Status st = impact(in, ImpactView<T>{v_plus, impulse, lambda, s.active, slots, slots + 1, &consistent}, arena);
+  if (st == Status::ok) {
+    impacts_here += hits;
+    *s.impacts += hits;
+    *s.lcp_solves += p.law == Law::complementarity ? 1 : 0;
+    *s.last_impact_time = *s.t;
+    dense::copy(v_plus.as_const(), s.v);
+    dense::copy(v_plus.as_const(), s.last_impact_v);
+  }
+  arena.release(mark);
+  return st;
+}
+
+// Advances one scenario by `interval` (events in between are resolved where they happen).
+template <class T, class System>
+OBLIQ_HD Status event_driven_advance(const System& sys, const StepParams<T>& p, const ControlView<T>& c, T interval,
+                                     const StateView<T>& s, Arena<T>& arena) {
+  if (*s.status != Status::ok) return *s.status;
+  const int nq = sys.nq(), nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u(), m = m_b + m_u;
+  const std::size_t mark = arena.mark();
+  const SystemEval<T> ev = take_system_eval(nv, m, arena);
+  VecView<T> q1 = arena.vec(nq), v1 = arena.vec(nv), qb = arena.vec(nq), vb = arena.vec(nv);
+  VecView<std::uint8_t> held = take_flags(m_u, arena);
+  if (arena.overflow) return *s.status = Status::bad_shape;
+  const T t_end = *s.t + interval;
+  const T max_step = p.max_step > T(0) ? p.max_step : interval;
+  const T eps = scalar_traits<T>::eps;
+  const long long budget = 64 + 4LL * p.max_impacts + 4LL * (long long)(interval / max_step + T(1));
+  int impacts_here = 0;
+  Status st = Status::ok;
+  for (long long turn = 0; st == Status::ok && *s.t < t_end; ++turn) {
+    if (turn > budget) {
+      st = Status::no_convergence;
+      break;
+    }
+    st = sys.evaluate(s.q.as_const(), s.v.as_const(), ev, arena);
+    if (st != Status::ok) break;
+    int hits = 0;
+    st = resolve_impacts(sys, p, c, ev, s, impacts_here, hits, arena);
+    if (st != Status::ok || hits > 0) continue;
+    // Rows in contact: resting, and closed or held before (hysteresis: a held row whose gap
+    // drifts above gap_tol stays held while it rests; the LCP lets it go when it should).
+    for (int i = 0; i < m_u; ++i) {
+      const T rate = dense::dot(ev.A.row(m_b + i), s.v.as_const());
+      held[i] = (ev.phi[m_b + i] <= p.gap_tol || s.active[i]) && abs_(rate) <= p.vel_tol;
+      s.active[i] = held[i];
+    }
+    T f0 = no_velocity_condition<T>();
+    for (int i = 0; i < m_u; ++i)
+      if (!held[i]) f0 = min_(f0, ev.phi[m_b + i]);
+    const T remaining = t_end - *s.t;
+    const bool last = remaining <= max_step;
+    const T dt = last ? remaining : max_step;
+    const VecView<const T> q0 = s.q.as_const(), v0 = s.v.as_const();
+    const VecView<const std::uint8_t> hv = held.as_const();
+    st = rk4_step(sys, p, c, q0, v0, hv, dt, q1, v1, arena);
+    T f1 = T(0);
+    if (st == Status::ok) st = free_gap(sys, q1.as_const(), v1.as_const(), hv, ev, f1, arena);
+    if (st != Status::ok) break;
+    T tau = dt;
+    if (!(f1 > T(0))) {
+      // Bracket [a, b]: f(a) > 0 >= f(b). A row that has just separated (f0 <= 0) needs a
+      // positive point first: halve the step until the gap is open.
+      T a = T(0), fa = f0, b = dt, fb = f1;
+      for (int k = 0; k < 60 && st == Status::ok && !(fa > T(0)); ++k) {
+        const T probe = T(0.5) * b;
+        T fp = T(0);
+        st = rk4_step(sys, p, c, q0, v0, hv, probe, qb, vb, arena);
+        if (st == Status::ok) st = free_gap(sys, qb.as_const(), vb.as_const(), hv, ev, fp, arena);
+        if (fp > T(0)) {
+          a = probe;
+          fa = fp;
+        } else {
+          b = probe;
+          fb = fp;
+        }
+      }
+      if (st != Status::ok) break;
+      if (fa > T(0)) {
+        // Illinois: regula falsi, halving the value kept at an end that stays twice.
+        int side = 0;
+        for (int k = 0; k < 200 && st == Status::ok && b - a > T(4) * eps * b; ++k) {
+          T x = b - fb * (b - a) / (fb - fa);
+          if (!(x > a && x < b)) x = T(0.5) * (a + b);
+          T fx = T(0);
+          st = rk4_step(sys, p, c, q0, v0, hv, x, qb, vb, arena);
+          if (st == Status::ok) st = free_gap(sys, qb.as_const(), vb.as_const(), hv, ev, fx, arena);
+          if (fx > T(0)) {
+            a = x;
+            fa = fx;
+            if (side == 1) fb *= T(0.5);
+            side = 1;
+          } else {
+            b = x;
+            fb = fx;
+            if (side == -1) fa *= T(0.5);
+            side = -1;
+          }
+        }
+        if (st != Status::ok) break;
+        tau = b;
+        st = rk4_step(sys, p, c, q0, v0, hv, tau, q1, v1, arena);
+        if (st != Status::ok) break;
+      }
+      // (No open point down to dt 2^-60: the rebound is below time resolution; the step is
+      // taken as it is and the row, closed and resting or approaching, is handled next turn.)
+    }
+    dense::copy(q1.as_const(), s.q);
+    dense::copy(v1.as_const(), s.v);
+    *s.t = (last && tau == dt) ? t_end : *s.t + tau;
+  }
+  arena.release(mark);
+  *s.status = st;
+  return st;
+}
+
+}  // namespace obliq::sim

@@ -1,0 +1,108 @@
+// obliq/sim/moreau_jean.hpp: one step of Moreau-Jean's time stepping (theta method), one
+// scenario (docs/simulator.md "Moreau-Jean").
+//
+// At (q_k, v_k), with M, h, A, phi evaluated there and step h:
+//   predicted gaps     g_i = phi_i + gamma h (A_u v_k)_i; row i takes part iff g_i <= 0
+//   free velocity      v_f = v_k + M^-1 h (u - h(q_k, v_k))       (the applied impulse h (u - h))
+//   impact law         v_{k+1} = the core's impact (docs/math.md (42) targets, (55) energy
+//                      test): min 1/2 |v - v_f|_M^2 with A_b v = 0 and, on the rows taking part,
+//                      A_u v = -e A_u v_k (projection law) or A_u v >= -e A_u v_k with
+//                      complementary impulses (complementarity law: the velocity-level LCP)
+//   position           q_{k+1} = q_k (+) h ((1 - theta) v_k + theta v_{k+1})
+//
+// The contact problem is one call, impact() of include/obliq/core/mechanics/impact.hpp, with the
+// predicted gaps as its gaps (gap_tol 0) and no velocity condition on the candidates. No
+// allocation: scratch from the arena, released on return.
+#pragma once
+
+#include "obliq/core/mechanics/impact.hpp"
+#include "obliq/sim/state.hpp"
+#include "obliq/sim/system.hpp"
+
+namespace obliq::sim {
+
+template <class T> OBLIQ_HD std::size_t moreau_jean_workspace(int nq, int nv, int m_b, int m_u, std::size_t system_ws) {
+  const int m = m_b + m_u;
+  return system_eval_size<T>(nv, m) + 4 * std::size_t(nv) + std::size_t(nq) + 2 * std::size_t(m) + 8 +
+         max_(system_ws, impact_workspace_size<T>(nv, m_b, m_u)) + 16;
+}
+
+// The scenario's view of the impact problem at (q_k, v_k): the system's rows split bilateral /
+// unilateral, `phi_u` and `i_u` given by the caller.
+template <class T>
+OBLIQ_HD ScenarioView<T> impact_problem(const SystemEval<T>& ev, int m_b, int m_u, VecView<const T> v,
+                                        VecView<const T> phi_u, VecView<const T> i_u, VecView<const T> e,
+                                        const StepParams<T>& p) {
+  ScenarioView<T> in;
+  in.n = ev.M.rows;
+  in.m_b = m_b;
+  in.m_u = m_u;
+  in.M = ev.M.as_const();
+  in.qdot = v;
+  in.h = ev.h.as_const();
+  in.i_u = i_u;
+  in.A_b = ev.A.as_const().top_rows(m_b);
+  in.A_u = ev.A.as_const().block(m_b, 0, m_u, in.n);
+  in.phi_u = phi_u;
+  in.Adot_qdot = ev.Adot_qdot.as_const();
+  in.e = e;
+  in.law = p.law;
+  in.lcp_solver = p.lcp_solver;
+  in.gap_tol = p.gap_tol;
+  in.vel_tol = p.vel_tol;
+  return in;
+}
+
+// Counts the rows of `active` that approach, (A_u v)_i < -vel_tol.
+template <class T>
+OBLIQ_HD int approaching_rows(MatView<const T> A_u, VecView<const T> v, VecView<const std::uint8_t> active, T vel_tol) {
+  int c = 0;
+  for (int i = 0; i < A_u.rows; ++i) c += active[i] && dense::dot(A_u.row(i), v) < -vel_tol;
+  return c;
+}
+
+template <class T, class System>
+OBLIQ_HD Status moreau_jean_step(const System& sys, const StepParams<T>& p, const ControlView<T>& c, T h,
+                                 const StateView<T>& s, Arena<T>& arena) {
+  if (*s.status != Status::ok) return *s.status;
+  const int nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u(), m = m_b + m_u;
+  const std::size_t mark = arena.mark();
+  const SystemEval<T> ev = take_system_eval(nv, m, arena);
+  VecView<T> i_u = arena.vec(nv), g_u = arena.vec(m_u), v_plus = arena.vec(nv), impulse = arena.vec(nv),
+             v_theta = arena.vec(nv), lambda = arena.vec(m);
+  T* energies = arena.take(3);
+  if (arena.overflow) return *s.status = Status::bad_shape;
+  const VecView<const T> v = s.v.as_const();
+  Status st = sys.evaluate(s.q.as_const(), v, ev, arena);
+  if (st == Status::ok) {
+    for (int i = 0; i < nv; ++i) i_u[i] = h * (c.u[i] - ev.h[i]);
+    for (int i = 0; i < m_u; ++i) g_u[i] = ev.phi[m_b + i] + p.gamma * h * dense::dot(ev.A.row(m_b + i), v);
+    StepParams<T> rule = p;  // rows: predicted gap <= 0, whatever their velocity
+    rule.gap_tol = T(0);
+    rule.vel_tol = no_velocity_condition<T>();
+    const ScenarioView<T> in = impact_problem(ev, m_b, m_u, v, g_u.as_const(), i_u.as_const(), c.e, rule);
+    std::uint8_t consistent = 0;
+    ImpactView<T> out{v_plus, impulse, lambda, s.active, energies, energies + 1, &consistent};
+    st = impact(in, out, arena);
+    if (st == Status::ok) {
+      const int hits = approaching_rows(in.A_u, v, s.active.as_const(), p.vel_tol);
+      int taking_part = 0;
+      for (int i = 0; i < m_u; ++i) taking_part += s.active[i];
+      *s.impacts += hits;
+      *s.lcp_solves += (p.law == Law::complementarity && taking_part > 0) ? 1 : 0;
+      for (int i = 0; i < nv; ++i) v_theta[i] = (T(1) - p.theta) * v[i] + p.theta * v_plus[i];
+      sys.integrate(s.q.as_const(), v_theta.as_const(), h, s.q);
+      if (hits > 0) {
+        *s.last_impact_time = *s.t;
+        dense::copy(v_plus.as_const(), s.last_impact_v);
+      }
+      dense::copy(v_plus.as_const(), s.v);
+      *s.t += h;
+    }
+  }
+  arena.release(mark);
+  *s.status = st;
+  return st;
+}
+
+}  // namespace obliq::sim

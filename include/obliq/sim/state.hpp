@@ -1,0 +1,63 @@
+// obliq/sim/state.hpp: one scenario's simulation state, its controls, and the parameters of a
+// run (docs/simulator.md). Plain structs of views, as the core's ScenarioView.
+#pragma once
+
+#include <cstdint>
+
+#include "obliq/core/config.hpp"
+#include "obliq/core/lcp/select.hpp"
+#include "obliq/core/scenario_view.hpp"
+#include "obliq/core/status.hpp"
+#include "obliq/core/view.hpp"
+
+namespace obliq::sim {
+
+enum class Integrator : int { moreau_jean = 0, event_driven = 1 };
+
+inline const char* integrator_name(Integrator i) { return i == Integrator::moreau_jean ? "moreau" : "event"; }
+
+// Parameters shared by every scenario of a run.
+template <class T> struct StepParams {
+  Integrator integrator = Integrator::moreau_jean;
+  Law law = Law::complementarity;  // impact law (Moreau-Jean: every step; event-driven: at events)
+  lcp::Solver lcp_solver = lcp::Solver::lemke;
+  // Moreau-Jean: q_{k+1} = q_k + h ((1 - theta) v_k + theta v_{k+1}); a unilateral row takes
+  // part in step k when its predicted gap phi + gamma h (A v_k) is <= 0 (Siconos's rule).
+  T theta = T(0.5);
+  T gamma = T(0.5);
+  // Closed: phi <= gap_tol; resting: |A v| <= vel_tol; approaching: A v < -vel_tol.
+  T gap_tol = scalar_traits<T>::binding_tol;
+  T vel_tol = scalar_traits<T>::binding_tol;
+  // Event-driven: the smooth integrator's largest step (0: the whole advance interval), and the
+  // Zeno guard: approach speeds below zeno_velocity, and every impact after max_impacts in one
+  // advance, are plastic (e = 0), so that the contact comes to rest and joins the
+  // acceleration-level LCP.
+  T max_step = T(0);
+  T zeno_velocity = T(0);
+  int max_impacts = 100;
+};
+
+// One scenario's state (views into the caller's buffers).
+template <class T> struct StateView {
+  VecView<T> q;                  // nq
+  VecView<T> v;                  // nv
+  T* t = nullptr;                // time
+  VecView<std::uint8_t> active;  // m_u: rows in contact after the last step
+  std::int64_t* impacts = nullptr;     // impacts so far (approaching rows that took an impulse)
+  std::int64_t* lcp_solves = nullptr;  // contact LCPs solved so far
+  Status* status = nullptr;            // once not ok, the scenario stops where it is
+  T* last_impact_time = nullptr;       // time of the last impact (NaN before the first)
+  VecView<T> last_impact_v;            // nv: velocity right after it
+};
+
+// One scenario's controls.
+template <class T> struct ControlView {
+  VecView<const T> u;  // nv joint torques / generalized forces
+  VecView<const T> e;  // m_u restitution coefficients (inc = 0: one global e)
+};
+
+// A large finite velocity tolerance: with it every row the caller selected is a candidate of
+// the core's impact/dynamics whatever its velocity (the steppers choose the rows themselves).
+template <class T> OBLIQ_HD inline T no_velocity_condition() { return T(1e30); }
+
+}  // namespace obliq::sim

@@ -1,0 +1,88 @@
+// obliq/simulator.hpp: the host API of the time steppers. A Simulator holds `count` independent
+// copies of one multibody model (built-in or URDF), or `count` raw linear systems (a Batch:
+// constant M, h, rows, gaps linear in q), each with its own state and controls, and steps them
+// all with the per-scenario steppers of include/obliq/sim (Moreau-Jean or event-driven) over
+// OpenMP. Scenarios never interact, so results are bitwise identical for any thread count.
+// One status per scenario: a scenario that fails stops where it is; the others go on.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "obliq/batch.hpp"
+#include "obliq/model/host.hpp"
+#include "obliq/sim/state.hpp"
+
+namespace obliq {
+
+struct SimOptions {
+  sim::Integrator integrator = sim::Integrator::moreau_jean;
+  Law law = Law::complementarity;
+  lcp::Solver lcp_solver = lcp::Solver::lemke;
+  double theta = 0.5;          // Moreau-Jean theta
+  double gamma = 0.5;          // Moreau-Jean activation: phi + gamma h (A v) <= 0
+  double gap_tol = -1;         // < 0: the scalar's default (1e-9 double, 1e-4 float)
+  double vel_tol = -1;         // < 0: the scalar's default
+  double max_step = 0;         // event-driven: largest smooth step (0: the step() interval)
+  double zeno_velocity = 0;    // event-driven: plastic below this approach speed
+  int max_impacts = 100;       // event-driven: plastic after this many impacts in one step()
+  int threads = 0;             // 0: all hardware threads
+};
+
+template <class T> class Simulator {
+ public:
+  // `count` copies of a model at its neutral configuration, zero velocity, t = 0, the model's
+  // gravity, u = 0, e = 0 on every unilateral row.
+  Simulator(const model::Model& model, std::size_t count, const SimOptions& options = {});
+  // Raw data: scenario s of `systems` is M qdd + h = u + A^T lambda with constant M, h, A_b,
+  // A_u; bilateral gaps A_b q, unilateral gaps phi_u + A_u q (phi_u: the gaps at q = 0).
+  // Its u and e are the initial controls; q = 0, v = systems.qdot.
+  Simulator(const Batch<T>& systems, const SimOptions& options = {});
+  ~Simulator();
+  Simulator(Simulator&&) noexcept;
+  Simulator& operator=(Simulator&&) noexcept;
+
+  std::size_t count() const { return count_; }
+  int nq() const { return nq_; }
+  int nv() const { return nv_; }
+  int m_b() const { return m_b_; }
+  int m_u() const { return m_u_; }
+  bool is_model() const;
+
+  // Every scenario advances `steps` times by dt: a Moreau-Jean step of length dt, or an
+  // event-driven advance to t + dt (events resolved where they fall).
+  void step(T dt, int steps = 1);
+  // Kinetic and potential energy of every scenario at its state (0 where the state is bad).
+  void energies(std::vector<T>& kinetic, std::vector<T>& potential) const;
+
+  SimOptions options;
+
+  // State (row s = scenario s). Writable: set initial states here.
+  RowMat<T> q;                             // count x nq
+  RowMat<T> v;                             // count x nv
+  std::vector<T> t;                        // count
+  std::vector<std::uint8_t> active;        // count x m_u (rows in contact after the last step)
+  std::vector<std::int64_t> impacts;       // count
+  std::vector<std::int64_t> lcp_solves;    // count
+  std::vector<Status> status;              // count
+  std::vector<T> last_impact_time;         // count (NaN before the first impact)
+  RowMat<T> last_impact_v;                 // count x nv (velocity right after it)
+
+  // Controls.
+  RowMat<T> u;        // count x nv
+  RowMat<T> e;        // count x m_u (restitution per contact; fill a column for a global e)
+  RowMat<T> gravity;  // count x 3 (model systems only; raw systems carry gravity in h)
+
+ private:
+  struct Systems;
+  std::unique_ptr<Systems> systems_;
+  std::size_t count_ = 0;
+  int nq_ = 0, nv_ = 0, m_b_ = 0, m_u_ = 0;
+  void init_state();
+};
+
+extern template class Simulator<double>;
+extern template class Simulator<float>;
+
+}  // namespace obliq

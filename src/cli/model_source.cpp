@@ -1,0 +1,91 @@
+// src/cli/model_source.cpp: the model named on the command line and the state lines (shared by
+// `obliq model` and `obliq simulate`).
+#include "cli/model_source.hpp"
+
+#include <cmath>
+#include <iostream>
+#include <sstream>
+
+namespace obliq::cli {
+
+using io::ojson;
+
+void add_model_source_options(CLI::App* sub, ModelSource& source) {
+  sub->add_option("MODEL", source.model, "A .urdf file or a built-in model's name (see obliq model --list)");
+  sub->add_option("--base", source.base, "URDF root: fixed (welded to the world, default) or free (floating base)")
+      ->check(CLI::IsMember({"fixed", "free"}));
+  sub->add_option("--contact", source.contacts, "LINK[:x,y,z]: a point fixed in LINK's frame against the ground (repeatable)");
+  sub->add_option("--ground", source.ground, "Height of the ground plane (normal +z), default 0");
+  sub->add_option("--gravity", source.gravity, "gx,gy,gz (default 0,0,-9.81)");
+}
+
+bool read_vector(const ojson& j, const char* key, int size, Eigen::VectorXd& out, std::string& error) {
+  auto it = j.find(key);
+  if (it == j.end()) {
+    error = std::string("missing key '") + key + "'";
+    return false;
+  }
+  if (!it->is_array()) {
+    error = std::string("'") + key + "' must be an array";
+    return false;
+  }
+  if (int(it->size()) != size) {
+    error = std::string("'") + key + "' has " + std::to_string(it->size()) + " entries, the model needs " +
+            std::to_string(size);
+    return false;
+  }
+  out.resize(size);
+  for (int k = 0; k < size; ++k) {
+    const ojson& x = (*it)[k];
+    if (!x.is_number()) {
+      error = std::string("'") + key + "' has a non-numeric entry";
+      return false;
+    }
+    out(k) = x.get<double>();
+    if (!std::isfinite(out(k))) {
+      error = "non-finite number";
+      return false;
+    }
+  }
+  return true;
+}
+
+StateLine parse_state_line(std::string line, long line_number, const model::Model& m) {
+  StateLine s;
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  if (line.find_first_not_of(" \t") == std::string::npos) {
+    s.blank = true;
+    return s;
+  }
+  s.id = line_number;
+  ojson j = ojson::parse(line, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    s.error = "not a JSON object";
+    return s;
+  }
+  if (j.contains("id")) s.id = j["id"];
+  s.json = j;
+  if (read_vector(j, "q", m.nq, s.q, s.error)) read_vector(j, "qdot", m.nv, s.qdot, s.error);
+  return s;
+}
+
+bool build_model(const ModelSource& source, model::Model& out, const char* who) {
+  model::ModelSpec spec;
+  spec.model = source.model;
+  spec.free_base = source.base == "free";
+  spec.ground = source.ground;
+  spec.contacts = source.contacts;
+  if (!model::parse_triple(source.gravity, spec.gravity)) {
+    std::cerr << who << ": --gravity wants three numbers gx,gy,gz\n";
+    return false;
+  }
+  try {
+    out = model::load_model(spec);
+  } catch (const std::exception& e) {
+    std::cerr << who << ": " << e.what() << "\n";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace obliq::cli

@@ -1,0 +1,42 @@
+// src/cli/model_source.hpp: what `obliq model` and `obliq simulate` share: the model named on the
+// command line (a .urdf file or a built-in model, with --base, --contact, --ground, --gravity)
+// and the state lines {"id", "q", "qdot"} read against it.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "io/scenario_json.hpp"
+#include "obliq/model/host.hpp"
+
+namespace obliq::cli {
+
+struct ModelSource {
+  std::string model;
+  std::string base = "fixed";
+  std::vector<std::string> contacts;
+  double ground = 0;
+  std::string gravity = "0,0,-9.81";
+};
+
+// MODEL, --base, --contact, --ground, --gravity.
+void add_model_source_options(CLI::App* sub, ModelSource& source);
+
+// Builds the model (model::load_model); on a problem prints "<who>: <reason>" and returns false (exit 2).
+bool build_model(const ModelSource& source, model::Model& out, const char* who);
+
+// A JSON array of `size` finite numbers under `key`; false with the reason in `error`.
+bool read_vector(const io::ojson& j, const char* key, int size, Eigen::VectorXd& out, std::string& error);
+
+// One state line: id (as given, else the line number), q, qdot, or the reason it is bad.
+struct StateLine {
+  bool blank = false;
+  io::ojson id;
+  std::string error;
+  Eigen::VectorXd q, qdot;
+  io::ojson json;  // the parsed line (other keys a command may read)
+};
+StateLine parse_state_line(std::string line, long line_number, const model::Model& m);
+
+}  // namespace obliq::cli

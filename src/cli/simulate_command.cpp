@@ -1,0 +1,303 @@
+// obliq simulate MODEL --state FILE --dt H --steps K (docs/simulator.md): steps every state line
+// of FILE through impacts with the batched Simulator (Moreau-Jean or event-driven) and writes one
+// JSON line per recorded state per scenario: the initial state, then every --record N-th step
+// (every step by default). MODEL is a .urdf file or a built-in model (state lines
+// {"id", "q", "qdot", "u"?, "e"?}), or `scenario`: then each line is a FORMAT.md scenario
+// (M, h, A_b, A_u, phi_u, qdot, u, e; optional "q", default 0) taken as a linear system with
+// constant M, h and rows, and gaps phi_u + A_u (q' - q). A bad line gets an error line and the
+// others run; a scenario that fails during the run gets one error line and stops. Exit codes as
+// elsewhere: 0, 3 (some error line), 2 (misuse). A progress bar goes to standard error when it
+// is a terminal (not with --quiet).
+#include <unistd.h>
+
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "cli/model_source.hpp"
+#include "cli/streams.hpp"
+#include "io/scenario_json.hpp"
+#include "obliq/simulator.hpp"
+
+namespace obliq::cli {
+namespace {
+
+using io::ojson;
+
+struct SimulateOptions {
+  ModelSource source;
+  std::string state_file, output;
+  double dt = 0;
+  long steps = 0;
+  long record = 1;
+  std::string integrator = "moreau";
+  std::string law = "complementarity";
+  std::string scalar = "double";
+  double e = 0;
+  bool quiet = false;
+  SimOptions sim;
+};
+
+// One input line, ready to simulate (or its error).
+struct SimLine {
+  ojson id;
+  std::string error;
+  Eigen::VectorXd q, v, u, e;
+  Scenario raw;  // `scenario` mode: the linear system
+};
+
+template <class T> ojson array_json(const T* p, int n) {
+  ojson a = ojson::array();
+  for (int k = 0; k < n; ++k) a.push_back(double(p[k]));
+  return a;
+}
+
+// Per-line restitution: a number (global) or an array of m_u; absent: --e.
+bool read_restitution(const ojson& j, int m_u, double fallback, Eigen::VectorXd& e, std::string& error) {
+  e = Eigen::VectorXd::Constant(m_u, fallback);
+  if (!j.contains("e")) return true;
+  if (j["e"].is_number()) {
+    e.setConstant(j["e"].get<double>());
+  } else if (!read_vector(j, "e", m_u, e, error)) {
+    return false;
+  }
+  for (int i = 0; i < m_u; ++i)
+    if (!(e(i) >= 0 && e(i) <= 1)) {
+      error = status_reason(Status::bad_restitution);
+      return false;
+    }
+  return true;
+}
+
+SimLine model_line(const std::string& text, long number, const model::Model& m, const SimulateOptions& opt) {
+  StateLine s = parse_state_line(text, number, m);
+  SimLine l;
+  l.id = s.id;
+  l.error = s.error;
+  if (s.blank) l.error = "blank";
+  if (!l.error.empty()) return l;
+  l.q = s.q;
+  l.v = s.qdot;
+  l.u = Eigen::VectorXd::Zero(m.nv);
+  if (s.json.contains("u") && !read_vector(s.json, "u", m.nv, l.u, l.error)) return l;
+  read_restitution(s.json, m.n_unilateral(), opt.e, l.e, l.error);
+  return l;
+}
+
+SimLine scenario_line(const std::string& text, long number, const SimulateOptions& opt) {
+  SimLine l;
+  io::ScenarioLine s = io::parse_scenario_line(text, number, io::Use::all);
+  l.id = s.id;
+  l.error = s.blank ? "blank" : s.error;
+  if (!l.error.empty()) return l;
+  l.raw = s.scenario;
+  const int n = int(l.raw.M.rows()), mu = int(l.raw.A_u.rows());
+  const ojson j = ojson::parse(text, nullptr, false);
+  l.q = Eigen::VectorXd::Zero(n);
+  if (j.contains("q") && !read_vector(j, "q", n, l.q, l.error)) return l;
+  l.v = l.raw.qdot;
+  l.u = l.raw.u;
+  if (!j.contains("e")) l.raw.e = Eigen::VectorXd::Constant(mu, opt.e);
+  l.e = l.raw.e;
+  // Gaps at q = 0 (the linear system's phi0).
+  l.raw.phi_u = l.raw.phi_u - l.raw.A_u * l.q;
+  return l;
+}
+
+void progress(long done, long total, bool show) {
+  if (!show) return;
+  const int width = 40, filled = total > 0 ? int(width * done / total) : width;
+  std::cerr << "\r[" << std::string(filled, '=') << std::string(width - filled, ' ') << "] " << done << "/" << total
+            << " steps" << (done == total ? "\n" : "") << std::flush;
+}
+
+// Runs one Simulator over the lines `which` (all of one system) and writes their records into
+// `records[line]` (one string per recorded state).
+template <class T>
+bool run_simulator(Simulator<T>& sim, const std::vector<SimLine>& lines, const std::vector<std::size_t>& which,
+                   const SimulateOptions& opt, std::vector<std::vector<std::string>>& records, bool show) {
+  bool any_error = false;
+  std::vector<bool> stopped(which.size(), false);
+  std::vector<T> kin, pot;
+  auto write = [&]() {
+    sim.energies(kin, pot);
+    for (std::size_t s = 0; s < which.size(); ++s) {
+      if (stopped[s]) continue;
+      const SimLine& l = lines[which[s]];
+      ojson j;
+      j["id"] = l.id;
+      if (sim.status[s] != Status::ok) {
+        j["status"] = std::string("error: ") + status_reason(sim.status[s]);
+        j["t"] = double(sim.t[s]);
+        stopped[s] = true;
+        any_error = true;
+      } else {
+        j["status"] = "ok";
+        j["t"] = double(sim.t[s]);
+        j["q"] = array_json(sim.q.data() + s * sim.nq(), sim.nq());
+        j["qdot"] = array_json(sim.v.data() + s * sim.nv(), sim.nv());
+        j["kinetic_energy"] = double(kin[s]);
+        j["potential_energy"] = double(pot[s]);
+        j["impacts"] = sim.impacts[s];
+        j["lcp_solves"] = sim.lcp_solves[s];
+        ojson act = ojson::array();
+        for (int i = 0; i < sim.m_u(); ++i) act.push_back(int(sim.active[s * sim.m_u() + i]));
+        j["active"] = std::move(act);
+        if (sim.impacts[s] > 0) {  // the last impact: when, and the velocity right after it
+          j["last_impact_t"] = double(sim.last_impact_time[s]);
+          j["last_impact_qdot"] = array_json(sim.last_impact_v.data() + s * sim.nv(), sim.nv());
+        }
+      }
+      records[which[s]].push_back(io::dump_line(j));
+    }
+  };
+  write();
+  for (long done = 0; done < opt.steps;) {
+    const long chunk = std::min(opt.record, opt.steps - done);
+    sim.step(T(opt.dt), int(chunk));
+    done += chunk;
+    write();
+    progress(done, opt.steps, show);
+  }
+  return any_error;
+}
+
+template <class T>
+bool simulate_model(const model::Model& m, const std::vector<SimLine>& lines, const std::vector<std::size_t>& good,
+                    const SimulateOptions& opt, std::vector<std::vector<std::string>>& records, bool show) {
+  Simulator<T> sim(m, good.size(), opt.sim);
+  for (std::size_t s = 0; s < good.size(); ++s) {
+    const SimLine& l = lines[good[s]];
+    sim.q.row(s) = l.q.transpose().cast<T>();
+    sim.v.row(s) = l.v.transpose().cast<T>();
+    sim.u.row(s) = l.u.transpose().cast<T>();
+    if (m.n_unilateral() > 0) sim.e.row(s) = l.e.transpose().cast<T>();
+  }
+  return run_simulator(sim, lines, good, opt, records, show);
+}
+
+template <class T>
+bool simulate_scenarios(const std::vector<SimLine>& lines, const std::vector<std::size_t>& good,
+                        const SimulateOptions& opt, std::vector<std::vector<std::string>>& records, bool show) {
+  // One Simulator per shape.
+  std::map<Shape, std::vector<std::size_t>> groups;
+  for (std::size_t k : good) groups[lines[k].raw.shape()].push_back(k);
+  bool any_error = false;
+  for (const auto& [shape, which] : groups) {
+    Batch<T> batch(shape, which.size());
+    for (std::size_t s = 0; s < which.size(); ++s) batch.set(s, lines[which[s]].raw);
+    Simulator<T> sim(batch, opt.sim);
+    for (std::size_t s = 0; s < which.size(); ++s) sim.q.row(s) = lines[which[s]].q.transpose().template cast<T>();
+    any_error = run_simulator(sim, lines, which, opt, records, show && groups.size() == 1) || any_error;
+  }
+  return any_error;
+}
+
+int run_simulate(SimulateOptions opt) {
+  const char* who = "obliq simulate";
+  if (opt.source.model.empty() || opt.state_file.empty()) {
+    std::cerr << who << ": MODEL and --state FILE are required\n";
+    return 2;
+  }
+  if (!(opt.dt > 0) || !std::isfinite(opt.dt)) {
+    std::cerr << who << ": --dt must be a positive number\n";
+    return 2;
+  }
+  if (!(opt.e >= 0 && opt.e <= 1)) {
+    std::cerr << who << ": --e must be in [0, 1]\n";
+    return 2;
+  }
+  opt.sim.integrator = opt.integrator == "event" ? sim::Integrator::event_driven : sim::Integrator::moreau_jean;
+  opt.sim.law = opt.law == "projection" ? Law::projection : Law::complementarity;
+  const bool raw = opt.source.model == "scenario";
+  model::Model m;
+  if (!raw && !build_model(opt.source, m, who)) return 2;
+
+  std::ifstream file_in;
+  std::istream* in = open_input(opt.state_file, file_in, who);
+  if (!in) return 2;
+  std::ofstream file_out;
+  std::ostream* out = open_output(opt.output, file_out, who);
+  if (!out) return 2;
+
+  std::vector<SimLine> lines;
+  std::vector<std::size_t> good;
+  std::string text;
+  long number = 0;
+  bool any_error = false;
+  while (std::getline(*in, text)) {
+    SimLine l = raw ? scenario_line(text, ++number, opt) : model_line(text, ++number, m, opt);
+    if (l.error == "blank") continue;
+    if (l.error.empty()) good.push_back(lines.size());
+    any_error = any_error || !l.error.empty();
+    lines.push_back(std::move(l));
+  }
+  std::vector<std::vector<std::string>> records(lines.size());
+  const bool show = !opt.quiet && isatty(STDERR_FILENO);
+  if (!good.empty()) {
+    const bool f = opt.scalar == "float";
+    bool err = false;
+    if (raw)
+      err = f ? simulate_scenarios<float>(lines, good, opt, records, show)
+              : simulate_scenarios<double>(lines, good, opt, records, show);
+    else
+      err = f ? simulate_model<float>(m, lines, good, opt, records, show)
+              : simulate_model<double>(m, lines, good, opt, records, show);
+    any_error = any_error || err;
+  }
+  // Record by record, scenarios in input order; a bad line's error comes once, in its place.
+  std::size_t rounds = 0;
+  for (const auto& r : records) rounds = std::max(rounds, r.size());
+  for (std::size_t k = 0; k < lines.size(); ++k)
+    if (!lines[k].error.empty()) *out << io::dump_line(io::error_to_json(lines[k].id, lines[k].error)) << '\n';
+  for (std::size_t r = 0; r < rounds; ++r)
+    for (std::size_t k = 0; k < lines.size(); ++k)
+      if (r < records[k].size()) *out << records[k][r] << '\n';
+  out->flush();
+  if (!*out) {
+    std::cerr << who << ": error while writing the output\n";
+    return 2;
+  }
+  return any_error ? 3 : 0;
+}
+
+}  // namespace
+
+void register_simulate_command(CLI::App& app, Action& run) {
+  auto opt = std::make_shared<SimulateOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "simulate", "Step the states of FILE through impacts (Moreau-Jean or event-driven) and write their trajectories");
+  add_model_source_options(sub, opt->source);
+  sub->add_option("--state", opt->state_file,
+                  "State lines {\"id\", \"q\", \"qdot\", \"u\"?, \"e\"?} (MODEL scenario: FORMAT.md scenario lines, "
+                  "optional \"q\"); - reads standard input");
+  sub->add_option("--dt", opt->dt, "Step (Moreau-Jean) or output interval (event-driven)")->required();
+  sub->add_option("--steps", opt->steps, "Number of steps")->required()->check(CLI::Range(0L, 1L << 40));
+  sub->add_option("--integrator", opt->integrator, "moreau (Moreau-Jean, default) or event (event-driven)")
+      ->check(CLI::IsMember({"moreau", "event"}));
+  sub->add_option("--theta", opt->sim.theta, "Moreau-Jean theta (default 0.5)")->check(CLI::Range(0.0, 1.0));
+  sub->add_option("--gamma", opt->sim.gamma, "Moreau-Jean activation: phi + gamma dt (A v) <= 0 (default 0.5)")
+      ->check(CLI::Range(0.0, 1.0));
+  sub->add_option("--law", opt->law, "Impact law: complementarity (default) or projection")
+      ->check(CLI::IsMember({"complementarity", "projection"}));
+  sub->add_option("--e", opt->e, "Global restitution coefficient in [0, 1] (default 0; a line's \"e\" wins)");
+  sub->add_option("--record", opt->record, "Write every N-th step (default 1)")->check(CLI::Range(1L, 1L << 40));
+  sub->add_option("--max-step", opt->sim.max_step, "Event-driven: largest smooth step (default: --dt)")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--zeno-velocity", opt->sim.zeno_velocity, "Event-driven: plastic impacts below this approach speed")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--max-impacts", opt->sim.max_impacts, "Event-driven: plastic after this many impacts per --dt")
+      ->check(CLI::Range(0, 1 << 30));
+  sub->add_option("--scalar", opt->scalar, "double (default) or float")->check(CLI::IsMember({"double", "float"}));
+  sub->add_option("--threads", opt->sim.threads, "Threads (default 0: all)")->check(CLI::Range(0, 1 << 16));
+  sub->add_flag("--quiet", opt->quiet, "No progress bar");
+  sub->add_option("-o,--output", opt->output, "Write to OUT instead of standard output");
+  sub->callback([&run, opt] { run = [opt] { return run_simulate(*opt); }; });
+}
+
+}  // namespace obliq::cli

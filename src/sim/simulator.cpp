@@ -1,0 +1,191 @@
+// src/sim/simulator.cpp: the host side of the time steppers: state and control buffers, and
+// the OpenMP map of the per-scenario steppers (include/obliq/sim) over scenarios.
+#include "obliq/simulator.hpp"
+
+#include <omp.h>
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "obliq/sim/event_driven.hpp"
+#include "obliq/sim/moreau_jean.hpp"
+#include "obliq/sim/system.hpp"
+
+namespace obliq {
+
+// The systems being stepped: one model (its float or double copy), or a batch of raw systems.
+template <class T> struct Simulator<T>::Systems {
+  bool is_model = false;
+  model::ModelT<T> model;
+  Batch<T> raw;
+};
+
+namespace {
+
+template <class T> sim::StepParams<T> step_params(const SimOptions& o) {
+  sim::StepParams<T> p;
+  p.integrator = o.integrator;
+  p.law = o.law;
+  p.lcp_solver = o.lcp_solver;
+  p.theta = T(o.theta);
+  p.gamma = T(o.gamma);
+  if (o.gap_tol >= 0) p.gap_tol = T(o.gap_tol);
+  if (o.vel_tol >= 0) p.vel_tol = T(o.vel_tol);
+  p.max_step = T(o.max_step);
+  p.zeno_velocity = T(o.zeno_velocity);
+  p.max_impacts = o.max_impacts;
+  return p;
+}
+
+int thread_count(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
+
+}  // namespace
+
+template <class T> Simulator<T>::~Simulator() = default;
+template <class T> Simulator<T>::Simulator(Simulator&&) noexcept = default;
+template <class T> Simulator<T>& Simulator<T>::operator=(Simulator&&) noexcept = default;
+
+template <class T>
+Simulator<T>::Simulator(const model::Model& m, std::size_t count, const SimOptions& opt)
+    : options(opt), systems_(std::make_unique<Systems>()), count_(count) {
+  systems_->is_model = true;
+  if constexpr (std::is_same_v<T, double>)
+    systems_->model = m;
+  else
+    systems_->model = m.cast<T>();
+  nq_ = m.nq;
+  nv_ = m.nv;
+  m_b_ = m.n_bilateral;
+  m_u_ = m.n_unilateral();
+  init_state();
+  const Eigen::VectorXd q0 = model::neutral(m);
+  for (std::size_t s = 0; s < count; ++s) {
+    q.row(s) = q0.transpose().cast<T>();
+    for (int k = 0; k < 3; ++k) gravity(s, k) = T(m.gravity[k]);
+  }
+}
+
+template <class T>
+Simulator<T>::Simulator(const Batch<T>& systems, const SimOptions& opt)
+    : options(opt), systems_(std::make_unique<Systems>()), count_(systems.count) {
+  systems_->raw = systems;
+  nq_ = nv_ = systems.shape.n;
+  m_b_ = systems.shape.m_b;
+  m_u_ = systems.shape.m_u;
+  init_state();
+  for (std::size_t s = 0; s < count_; ++s) {
+    v.row(s) = ConstVecMap<T>(systems.qdot.data() + s * nv_, nv_).transpose();
+    u.row(s) = ConstVecMap<T>(systems.u.data() + s * nv_, nv_).transpose();
+    if (m_u_ > 0) e.row(s) = ConstVecMap<T>(systems.e.data() + s * m_u_, m_u_).transpose();
+  }
+}
+
+template <class T> bool Simulator<T>::is_model() const { return systems_->is_model; }
+
+template <class T> void Simulator<T>::init_state() {
+  q = RowMat<T>::Zero(count_, nq_);
+  v = RowMat<T>::Zero(count_, nv_);
+  t.assign(count_, T(0));
+  active.assign(count_ * m_u_, 0);
+  impacts.assign(count_, 0);
+  lcp_solves.assign(count_, 0);
+  status.assign(count_, Status::ok);
+  last_impact_time.assign(count_, std::numeric_limits<T>::quiet_NaN());
+  last_impact_v = RowMat<T>::Zero(count_, nv_);
+  u = RowMat<T>::Zero(count_, nv_);
+  e = RowMat<T>::Zero(count_, m_u_);
+  gravity = RowMat<T>::Zero(count_, 3);
+}
+
+namespace {
+
+// Scenario s's system: the model with the scenario's gravity, or raw system s.
+template <class T> sim::ModelSystem<T> system_of(const model::ModelT<T>& m, const RowMat<T>& gravity, std::size_t s) {
+  sim::ModelSystem<T> sys{m.view()};
+  for (int k = 0; k < 3; ++k) sys.model.gravity[k] = gravity(s, k);
+  return sys;
+}
+template <class T> sim::LinearSystem<T> system_of(const Batch<T>& b, std::size_t s) {
+  const int n = b.shape.n, mb = b.shape.m_b, mu = b.shape.m_u;
+  sim::LinearSystem<T> sys;
+  sys.n = n;
+  sys.mb = mb;
+  sys.mu = mu;
+  sys.M = mat_view(b.M.data() + s * n * n, n, n);
+  sys.h = vec_view(b.h.data() + s * n, n);
+  sys.A_b = mat_view(b.A_b.data() + s * mb * n, mb, n);
+  sys.A_u = mat_view(b.A_u.data() + s * mu * n, mu, n);
+  sys.phi0_u = vec_view(b.phi_u.data() + s * mu, mu);
+  return sys;
+}
+
+// Runs fn(system, s, arena) for every scenario over OpenMP (static schedule; one arena per thread).
+template <class T, class Fn>
+void for_each_scenario(bool is_model, const model::ModelT<T>& m, const Batch<T>& raw, const RowMat<T>& gravity,
+                       std::size_t count, int threads, Fn fn) {
+  const long long n = static_cast<long long>(count);
+#pragma omp parallel num_threads(thread_count(threads))
+  {
+    std::vector<T> scratch;
+#pragma omp for schedule(static)
+    for (long long s = 0; s < n; ++s) {
+      if (is_model)
+        fn(system_of(m, gravity, s), std::size_t(s), scratch);
+      else
+        fn(system_of(raw, s), std::size_t(s), scratch);
+    }
+  }
+}
+
+}  // namespace
+
+template <class T> void Simulator<T>::step(T dt, int steps) {
+  const sim::StepParams<T> p = step_params<T>(options);
+  const int nq = nq_, nv = nv_, mu = m_u_;
+  for_each_scenario<T>(
+      systems_->is_model, systems_->model, systems_->raw, gravity, count_, options.threads,
+      [&](const auto& sys, std::size_t s, std::vector<T>& scratch) {
+        const std::size_t ws = p.integrator == sim::Integrator::moreau_jean
+                                   ? sim::moreau_jean_workspace<T>(nq, nv, m_b_, mu, sys.workspace())
+                                   : sim::event_driven_workspace<T>(nq, nv, m_b_, mu, sys.workspace());
+        if (scratch.size() < ws) scratch.resize(ws);
+        Arena<T> arena{scratch.data(), ws};
+        sim::StateView<T> st;
+        st.q = vec_view(q.data() + s * nq, nq);
+        st.v = vec_view(v.data() + s * nv, nv);
+        st.t = &t[s];
+        st.active = vec_view(active.data() + s * mu, mu);
+        st.impacts = &impacts[s];
+        st.lcp_solves = &lcp_solves[s];
+        st.status = &status[s];
+        st.last_impact_time = &last_impact_time[s];
+        st.last_impact_v = vec_view(last_impact_v.data() + s * nv, nv);
+        const sim::ControlView<T> c{vec_view(static_cast<const T*>(u.data()) + s * nv, nv),
+                                    vec_view(static_cast<const T*>(e.data()) + s * mu, mu)};
+        for (int k = 0; k < steps && status[s] == Status::ok; ++k) {
+          if (p.integrator == sim::Integrator::moreau_jean)
+            sim::moreau_jean_step(sys, p, c, dt, st, arena);
+          else
+            sim::event_driven_advance(sys, p, c, dt, st, arena);
+        }
+      });
+}
+
+template <class T> void Simulator<T>::energies(std::vector<T>& kinetic, std::vector<T>& potential) const {
+  kinetic.assign(count_, T(0));
+  potential.assign(count_, T(0));
+  for_each_scenario<T>(systems_->is_model, systems_->model, systems_->raw, gravity, count_, options.threads,
+                       [&](const auto& sys, std::size_t s, std::vector<T>& scratch) {
+                         const std::size_t ws = sys.workspace() + 16;
+                         if (scratch.size() < ws) scratch.resize(ws);
+                         Arena<T> arena{scratch.data(), ws};
+                         sys.energies(vec_view(q.data() + s * nq_, nq_), vec_view(v.data() + s * nv_, nv_),
+                                      kinetic[s], potential[s], arena);
+                       });
+}
+
+template class Simulator<double>;
+template class Simulator<float>;
+
+}  // namespace obliq
