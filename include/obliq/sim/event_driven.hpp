@@ -36,7 +36,7 @@ template <class T> OBLIQ_HD std::size_t event_driven_workspace(int nq, int nv, i
                           max_(system_ws, dynamics_workspace_size<T>(nv, m_b, m_u)) + 16;
   const std::size_t rk4 = 3 * std::size_t(nv) + std::size_t(nq) + 2 * std::size_t(nv) + acc;
   const std::size_t impact_ws = std::size_t(2 * nv + m + m_u + 4) + impact_workspace_size<T>(nv, m_b, m_u);
-  return system_eval_size<T>(nv, m) + 2 * std::size_t(nq) + 2 * std::size_t(nv) + 2 * std::size_t(m_u) + 16 +
+  return system_eval_size<T>(nv, m) + 2 * std::size_t(nq) + 2 * std::size_t(nv) + 4 * std::size_t(m_u) + 16 +
          max_(max_(rk4, impact_ws), system_ws) + 16;
 }
 
@@ -106,14 +106,42 @@ OBLIQ_HD Status rk4_step(const System& sys, const StepParams<T>& p, const Contro
   return st;
 }
 
-// min over the free unilateral rows of phi_i at (q, v) (+huge when no row is free).
+// The event function at (q, v): min over the free unilateral rows of phi_i - base_i (+huge when
+// no row is free). base_i = min(phi_i at the step's start, 0): a row that starts closed (it has
+// just bounced, phi ~ 0 or a round-off below) has its crossing where it comes back to its start.
 template <class T, class System>
 OBLIQ_HD Status free_gap(const System& sys, VecView<const T> q, VecView<const T> v, VecView<const std::uint8_t> held,
-                         const SystemEval<T>& ev, T& gap, Arena<T>& arena) {
+                         VecView<const T> base, const SystemEval<T>& ev, T& gap, Arena<T>& arena) {
   const Status st = sys.evaluate(q, v, ev, arena);
   gap = no_velocity_condition<T>();
   for (int i = 0; i < sys.m_u(); ++i)
-    if (!held[i]) gap = min_(gap, ev.phi[sys.m_b() + i]);
+    if (!held[i]) gap = min_(gap, ev.phi[sys.m_b() + i] - base[i]);
+  return st;
+}
+
+// Cancels the normal velocity of the rows of `rows` (a plastic impact, projection law, e = 0,
+// on exactly those rows): the Zeno guard for a rebound too slow to reopen its gap within the
+// time resolution. They rest afterwards and are held.
+template <class T, class System>
+OBLIQ_HD Status cancel_rebounds(const System& sys, const StepParams<T>& p, const SystemEval<T>& ev,
+                                VecView<const std::uint8_t> rows, const StateView<T>& s, Arena<T>& arena) {
+  const int nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u(), m = m_b + m_u;
+  const std::size_t mark = arena.mark();
+  VecView<T> v_plus = arena.vec(nv), impulse = arena.vec(nv), lambda = arena.vec(m), gap = arena.vec(m_u);
+  T* slots = arena.take(4);
+  if (arena.overflow) return Status::bad_shape;
+  for (int i = 0; i < m_u; ++i) gap[i] = rows[i] ? T(-1) : T(1);
+  const T zero = T(0);
+  const VecView<const T> none{&zero, nv, 0}, plastic{&zero, m_u, 0};
+  StepParams<T> rule = p;
+  rule.law = Law::projection;
+  rule.gap_tol = T(0);
+  rule.vel_tol = no_velocity_condition<T>();
+  const ScenarioView<T> in = impact_problem(ev, m_b, m_u, s.v.as_const(), gap.as_const(), none, plastic, rule);
+  std::uint8_t consistent = 0;
+  const Status st = impact(in, ImpactView<T>{v_plus, impulse, lambda, s.active, slots, slots + 1, &consistent}, arena);
+  if (st == Status::ok) dense::copy(v_plus.as_const(), s.v);
+  arena.release(mark);
   return st;
 }
 
@@ -164,7 +192,8 @@ OBLIQ_HD Status event_driven_advance(const System& sys, const StepParams<T>& p, 
   const std::size_t mark = arena.mark();
   const SystemEval<T> ev = take_system_eval(nv, m, arena);
   VecView<T> q1 = arena.vec(nq), v1 = arena.vec(nv), qb = arena.vec(nq), vb = arena.vec(nv);
-  VecView<std::uint8_t> held = take_flags(m_u, arena);
+  VecView<T> base = arena.vec(m_u);
+  VecView<std::uint8_t> held = take_flags(m_u, arena), slow = take_flags(m_u, arena);
   if (arena.overflow) return *s.status = Status::bad_shape;
   const T t_end = *s.t + interval;
   const T max_step = p.max_step > T(0) ? p.max_step : interval;
@@ -190,16 +219,19 @@ OBLIQ_HD Status event_driven_advance(const System& sys, const StepParams<T>& p, 
       s.active[i] = held[i];
     }
     T f0 = no_velocity_condition<T>();
-    for (int i = 0; i < m_u; ++i)
-      if (!held[i]) f0 = min_(f0, ev.phi[m_b + i]);
+    for (int i = 0; i < m_u; ++i) {
+      base[i] = min_(ev.phi[m_b + i], T(0));
+      if (!held[i]) f0 = min_(f0, ev.phi[m_b + i] - base[i]);
+    }
     const T remaining = t_end - *s.t;
     const bool last = remaining <= max_step;
     const T dt = last ? remaining : max_step;
     const VecView<const T> q0 = s.q.as_const(), v0 = s.v.as_const();
     const VecView<const std::uint8_t> hv = held.as_const();
+    const VecView<const T> bv = base.as_const();
     st = rk4_step(sys, p, c, q0, v0, hv, dt, q1, v1, arena);
     T f1 = T(0);
-    if (st == Status::ok) st = free_gap(sys, q1.as_const(), v1.as_const(), hv, ev, f1, arena);
+    if (st == Status::ok) st = free_gap(sys, q1.as_const(), v1.as_const(), hv, bv, ev, f1, arena);
     if (st != Status::ok) break;
     T tau = dt;
     if (!(f1 > T(0))) {
@@ -210,7 +242,7 @@ OBLIQ_HD Status event_driven_advance(const System& sys, const StepParams<T>& p, 
         const T probe = T(0.5) * b;
         T fp = T(0);
         st = rk4_step(sys, p, c, q0, v0, hv, probe, qb, vb, arena);
-        if (st == Status::ok) st = free_gap(sys, qb.as_const(), vb.as_const(), hv, ev, fp, arena);
+        if (st == Status::ok) st = free_gap(sys, qb.as_const(), vb.as_const(), hv, bv, ev, fp, arena);
         if (fp > T(0)) {
           a = probe;
           fa = fp;
@@ -228,7 +260,7 @@ OBLIQ_HD Status event_driven_advance(const System& sys, const StepParams<T>& p, 
           if (!(x > a && x < b)) x = T(0.5) * (a + b);
           T fx = T(0);
           st = rk4_step(sys, p, c, q0, v0, hv, x, qb, vb, arena);
-          if (st == Status::ok) st = free_gap(sys, qb.as_const(), vb.as_const(), hv, ev, fx, arena);
+          if (st == Status::ok) st = free_gap(sys, qb.as_const(), vb.as_const(), hv, bv, ev, fx, arena);
           if (fx > T(0)) {
             a = x;
             fa = fx;
@@ -246,8 +278,14 @@ OBLIQ_HD Status event_driven_advance(const System& sys, const StepParams<T>& p, 
         st = rk4_step(sys, p, c, q0, v0, hv, tau, q1, v1, arena);
         if (st != Status::ok) break;
       }
-      // (No open point down to dt 2^-60: the rebound is below time resolution; the step is
-      // taken as it is and the row, closed and resting or approaching, is handled next turn.)
+      if (!(fa > T(0))) {
+        // No open point down to dt 2^-60: a rebound below the time resolution. Zeno guard:
+        // cancel the normal velocity of the free rows that start closed; they rest next turn.
+        st = sys.evaluate(q0, v0, ev, arena);
+        for (int i = 0; i < m_u; ++i) slow[i] = !held[i] && ev.phi[m_b + i] <= T(0);
+        if (st == Status::ok) st = cancel_rebounds(sys, p, ev, slow.as_const(), s, arena);
+        continue;
+      }
     }
     dense::copy(q1.as_const(), s.q);
     dense::copy(v1.as_const(), s.v);
