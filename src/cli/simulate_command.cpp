@@ -2,7 +2,7 @@
 // of FILE through impacts with the batched Simulator (Moreau-Jean or event-driven) and writes one
 // JSON line per recorded state per scenario: the initial state, then every --record N-th step
 // (every step by default). MODEL is a .urdf file or a built-in model (state lines
-// {"id", "q", "qdot", "u"?, "e"?}), or `scenario`: then each line is a FORMAT.md scenario
+// {"id", "q", "qdot", "u"?, "e"?}), or `scenario`: then each line is a docs/format.md scenario
 // (M, h, A_b, A_u, phi_u, qdot, u, e; optional "q", default 0) taken as a linear system with
 // constant M, h and rows, and gaps phi_u + A_u (q' - q). A bad line gets an error line and the
 // others run; a scenario that fails during the run gets one error line and stops. Exit codes as
@@ -274,7 +274,7 @@ void register_simulate_command(CLI::App& app, Action& run) {
       "simulate", "Step the states of FILE through impacts (Moreau-Jean or event-driven) and write their trajectories");
   add_model_source_options(sub, opt->source);
   sub->add_option("--state", opt->state_file,
-                  "State lines {\"id\", \"q\", \"qdot\", \"u\"?, \"e\"?} (MODEL scenario: FORMAT.md scenario lines, "
+                  "State lines {\"id\", \"q\", \"qdot\", \"u\"?, \"e\"?} (MODEL scenario: docs/format.md scenario lines, "
                   "optional \"q\"); - reads standard input");
   sub->add_option("--dt", opt->dt, "Step (Moreau-Jean) or output interval (event-driven)")->required();
   sub->add_option("--steps", opt->steps, "Number of steps")->required()->check(CLI::Range(0L, 1L << 40));
