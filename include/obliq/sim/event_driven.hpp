@@ -234,6 +234,11 @@ OBLIQ_HD Status event_driven_advance(const System& sys, const StepParams<T>& p, 
     if (st == Status::ok) st = free_gap(sys, q1.as_const(), v1.as_const(), hv, bv, ev, f1, arena);
     if (st != Status::ok) break;
     T tau = dt;
+    // f(tau): the event function at the Runge-Kutta step of length tau from (q0, v0).
+    auto event_function = [&](T tau_probe, T& f) {
+      const Status r = rk4_step(sys, p, c, q0, v0, hv, tau_probe, qb, vb, arena);
+      return r == Status::ok ? free_gap(sys, qb.as_const(), vb.as_const(), hv, bv, ev, f, arena) : r;
+    };
     if (!(f1 > T(0))) {
       // Bracket [a, b]: f(a) > 0 >= f(b). A row that has just separated (f0 <= 0) needs a
       // positive point first: halve the step until the gap is open.
@@ -241,8 +246,7 @@ OBLIQ_HD Status event_driven_advance(const System& sys, const StepParams<T>& p, 
       for (int k = 0; k < 60 && st == Status::ok && !(fa > T(0)); ++k) {
         const T probe = T(0.5) * b;
         T fp = T(0);
-        st = rk4_step(sys, p, c, q0, v0, hv, probe, qb, vb, arena);
-        if (st == Status::ok) st = free_gap(sys, qb.as_const(), vb.as_const(), hv, bv, ev, fp, arena);
+        st = event_function(probe, fp);
         if (fp > T(0)) {
           a = probe;
           fa = fp;
@@ -259,8 +263,7 @@ OBLIQ_HD Status event_driven_advance(const System& sys, const StepParams<T>& p, 
           T x = b - fb * (b - a) / (fb - fa);
           if (!(x > a && x < b)) x = T(0.5) * (a + b);
           T fx = T(0);
-          st = rk4_step(sys, p, c, q0, v0, hv, x, qb, vb, arena);
-          if (st == Status::ok) st = free_gap(sys, qb.as_const(), vb.as_const(), hv, bv, ev, fx, arena);
+          st = event_function(x, fx);
           if (fx > T(0)) {
             a = x;
             fa = fx;
