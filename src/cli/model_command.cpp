@@ -19,6 +19,8 @@
 #include "cli/streams.hpp"
 #include "io/scenario_json.hpp"
 #include "obliq/batch.hpp"
+#include "obliq/friction.hpp"
+#include "obliq/model/friction_rows.hpp"
 #include "obliq/model/host.hpp"
 
 namespace obliq::cli {
@@ -39,6 +41,9 @@ struct ModelOptions {
   std::string law = "complementarity";
   std::string backend = "cpu";
   double e = 0;
+  double mu = 0;                    // friction coefficient of every unilateral row (docs/friction.md)
+  std::string friction = "cone";    // formulation for --impact with mu > 0
+  std::string floor_normal;         // x,y,z: normal of the ground rows (default +z)
   int threads = 0;
 };
 
@@ -62,6 +67,7 @@ bool run_chunk(const model::Model& m, const ModelOptions& opt, const RunOptions&
   std::vector<ojson> text(lines.size());
   std::vector<Scenario> scen(lines.size());
   std::vector<model::StateExtras> extras(lines.size());
+  std::vector<Friction> fric(lines.size());
   std::vector<std::size_t> good;
   ojson names = ojson::array();
   for (const auto& n : m.joint_names) names.push_back(n);
@@ -82,8 +88,18 @@ bool run_chunk(const model::Model& m, const ModelOptions& opt, const RunOptions&
     ojson j;
     j["id"] = s.id;
     j["status"] = "ok";
-    const nlohmann::json body = io::scenario_to_json(sc);
-    for (const char* key : {"M", "h", "qdot", "A_b", "A_u", "phi_u", "Adot_qdot", "e", "law", "gap_tol", "vel_tol"})
+    nlohmann::json body = io::scenario_to_json(sc);
+    if (opt.mu > 0) {  // tangent rows from each contact frame (docs/friction.md)
+      const Status st = model::evaluate_friction(m, s.q, s.qdot, opt.mu, fric[k]);
+      if (st != Status::ok) {
+        text[k] = io::error_to_json(s.id, state_reason(st));
+        any_error = true;
+        continue;
+      }
+      io::add_friction_json(body, fric[k]);
+    }
+    for (const char* key : {"M", "h", "qdot", "A_b", "A_u", "phi_u", "Adot_qdot", "e", "law", "gap_tol", "vel_tol",
+                            "mu", "dim", "A_t", "Adot_qdot_t"})
       if (body.contains(key)) j[key] = ojson::parse(body[key].dump());
     j["joint_names"] = names;
     j["com"] = vector_json(extras[k].com);
@@ -99,17 +115,21 @@ bool run_chunk(const model::Model& m, const ModelOptions& opt, const RunOptions&
     Batch<double> batch(shape, good.size());
     for (std::size_t s = 0; s < good.size(); ++s) batch.set(s, scen[good[s]]);
     ImpactResults<double> res;
-    solve_impact(batch, res, run);
+    if (opt.mu <= 0) solve_impact(batch, res, run);
     for (std::size_t s = 0; s < good.size(); ++s) {
       const std::size_t k = good[s];
-      const ImpactResult r = res.get(s);
+      FrictionResult info;
+      if (opt.mu > 0)
+        fric[k].formulation = opt.friction == "pyramid" ? friction::Formulation::pyramid : friction::Formulation::cone;
+      const ImpactResult r = opt.mu > 0 ? obliq::impact(scen[k], fric[k], &info) : res.get(s);
       ojson& j = text[k];
       if (r.status != Status::ok) {
         j["status"] = std::string("error: ") + status_reason(r.status);
         any_error = true;
         continue;
       }
-      const ojson ij = io::impact_result_to_json(lines[k].id, r);
+      ojson ij = io::impact_result_to_json(lines[k].id, r);
+      if (opt.mu > 0) io::add_friction_keys(ij, info, false);
       for (auto it = ij.begin(); it != ij.end(); ++it)
         if (it.key() != "id" && it.key() != "status") j[it.key()] = it.value();
       const Eigen::MatrixXd J = model::joint_impulses(m, lines[k].q, lines[k].qdot, r.qdot_plus, r.lambda);
@@ -159,6 +179,17 @@ int run_model(const ModelOptions& opt) {
     spec.ground = opt.ground;
     spec.contacts = opt.contacts;
     m = model::load_model(spec);
+    if (!opt.floor_normal.empty()) {  // every ground row (normal +z so far) gets the floor's normal
+      Eigen::Vector3d nrm;
+      if (!model::parse_triple(opt.floor_normal, nrm) || !(nrm.norm() > 0)) {
+        std::cerr << "obliq model: --floor-normal wants three numbers x,y,z, not all zero\n";
+        return 2;
+      }
+      nrm.normalize();
+      for (int r = 0; r < m.ncontacts(); ++r)
+        if (m.contact_body_b[r] == -1 && m.contact_normal[3 * r + 2] == 1.0)
+          for (int k = 0; k < 3; ++k) m.contact_normal[3 * r + k] = nrm(k);
+    }
   } catch (const std::exception& e) {
     std::cerr << "obliq model: " << e.what() << "\n";
     return 2;
@@ -213,6 +244,15 @@ void register_model_command(CLI::App& app, Action& run) {
   sub->add_option("--backend", opt->backend, "Solver backend for --impact: cpu, reference or cuda (default cpu)")
       ->check(CLI::IsMember({"cpu", "reference", "cuda"}));
   sub->add_option("--e", opt->e, "Global restitution coefficient in [0, 1] (default 0)");
+  sub->add_option("--mu", opt->mu,
+                  "Friction coefficient of every contact (default 0: none); > 0 adds mu, dim, A_t (tangent rows "
+                  "from each contact frame) and Adot_qdot_t to every line (docs/friction.md)")
+      ->check(CLI::Range(0.0, 1e300));
+  sub->add_option("--friction", opt->friction, "Friction formulation for --impact: cone (default) or pyramid")
+      ->check(CLI::IsMember({"cone", "pyramid"}));
+  sub->add_option("--floor-normal", opt->floor_normal,
+                  "x,y,z: normal of the ground plane for the ground contacts (default 0,0,1; the plane is "
+                  "n . x = --ground)");
   sub->add_option("--threads", opt->threads, "Threads for the cpu backend (default 0: all)")->check(CLI::Range(0, 1 << 16));
   sub->add_option("-o,--output", opt->output, "Write to OUT instead of standard output");
   sub->callback([&run, opt] { run = [opt] { return run_model(*opt); }; });

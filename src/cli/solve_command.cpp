@@ -20,6 +20,9 @@
 #include "cli/streams.hpp"
 #include "io/scenario_json.hpp"
 #include "obliq/batch.hpp"
+#include "obliq/friction.hpp"
+
+#include <omp.h>
 
 namespace obliq::cli {
 namespace {
@@ -30,6 +33,8 @@ struct SolveOptions {
   std::string output;
   std::string backend = "cpu";
   std::string lcp_solver = "lemke";
+  std::string friction = "cone";
+  int facets = 8;
   int threads = 0;
 };
 
@@ -42,16 +47,37 @@ bool solve_chunk(std::vector<io::ScenarioLine>& lines, const SolveOptions& opt, 
   std::vector<std::string> text(lines.size());
   bool any_error = false;
 
-  // Group the good lines by shape.
+  // Group the good lines by shape; lines with friction (some mu > 0) are solved one by one by the
+  // core's frictional solvers on the CPU (docs/friction.md), in parallel.
   std::map<Shape, std::vector<std::size_t>> groups;
+  std::vector<std::size_t> frictional;
   for (std::size_t k = 0; k < lines.size(); ++k) {
     if (!lines[k].error.empty()) {
       text[k] = io::dump_line(io::error_to_json(lines[k].id, lines[k].error));
       any_error = true;
+    } else if (lines[k].friction) {
+      frictional.push_back(k);
     } else {
       groups[lines[k].scenario.shape()].push_back(k);
     }
   }
+  bool friction_error = false;
+#pragma omp parallel for schedule(dynamic) num_threads(run.threads > 0 ? run.threads : omp_get_max_threads()) \
+    reduction(|| : friction_error)
+  for (std::size_t t = 0; t < frictional.size(); ++t) {
+    io::ScenarioLine& line = lines[frictional[t]];
+    Friction& f = *line.friction;
+    f.formulation = opt.friction == "pyramid" ? friction::Formulation::pyramid : friction::Formulation::cone;
+    f.directions = opt.facets;
+    f.lcp_solver = run.lcp_solver;
+    FrictionResult info;
+    io::ojson j = opt.dynamics ? io::dynamics_result_to_json(line.id, obliq::dynamics(line.scenario, f, &info))
+                               : io::impact_result_to_json(line.id, obliq::impact(line.scenario, f, &info));
+    io::add_friction_keys(j, info, opt.dynamics);
+    friction_error = friction_error || j.at("status") != "ok";
+    text[frictional[t]] = io::dump_line(j);
+  }
+  any_error = any_error || friction_error;
 
   for (const auto& [shape, members] : groups) {
     Batch<double> batch(shape, members.size());
@@ -150,6 +176,11 @@ void add_solve_command(CLI::App& app, Action& run, bool dynamics) {
                   "LCP, its ray proves infeasibility), pivot (P-matrices: independent contacts), pgs (iterative), "
                   "enum (small m) or auto (docs/lcp.md)")
       ->check(CLI::IsMember({"lemke", "pivot", "pgs", "enum", "auto"}));
+  sub->add_option("--friction", opt->friction,
+                  "Formulation for lines with friction (mu > 0): cone (exact Coulomb cone, Newton on Alart-Curnier "
+                  "with Gauss-Seidel fallback; default) or pyramid (faceted cone as an LCP) (docs/friction.md)")
+      ->check(CLI::IsMember({"cone", "pyramid"}));
+  sub->add_option("--facets", opt->facets, "Pyramid facets per contact in space (default 8)")->check(CLI::Range(3, 64));
   sub->callback([&run, opt] { run = [opt] { return run_solve(*opt); }; });
 }
 

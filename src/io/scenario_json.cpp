@@ -181,6 +181,65 @@ template <class J> std::string read_scenario(const J& j, Use use, Scenario& s) {
   return {};
 }
 
+// Friction keys (docs/friction.md, docs/format.md): "mu" (a number for every unilateral row, or
+// an array of m_u, each >= 0), "A_t" ((dim - 1) m_u rows of n: tangent rows (dim - 1) i + j of
+// unilateral row i), "dim" (2 or 3; default: 2 when A_t has m_u rows, else 3), for impacts "e_t"
+// (m_u tangential restitution coefficients in [0, 1], default 0) and for dynamics "Adot_qdot_t"
+// ((dim - 1) m_u). No "mu", or every mu = 0: no friction (f stays empty).
+template <class J> std::string read_friction(const J& j, const Scenario& s, Use use, std::optional<Friction>& f) {
+  Reader<J> rd{j};
+  f.reset();
+  const int n = int(s.M.rows()), m_u = int(s.A_u.rows());
+  const J* mu = rd.find("mu");
+  const J* At = rd.find("A_t");
+  if (!mu && !At) return {};
+  Friction out;
+  const std::string mu_from = "m_u = " + std::to_string(m_u) + " from A_u";
+  out.mu = Eigen::VectorXd::Zero(m_u);
+  if (mu) {
+    if (mu->is_array()) {
+      if (auto r = rd.vector("mu", m_u, mu_from.c_str(), false, out.mu); !r.empty()) return r;
+    } else {
+      double g = 0;
+      if (auto r = Reader<J>::number(*mu, "mu", g); !r.empty())
+        return is_marker(*mu) ? r : r + " (mu is a number or an array of m_u numbers)";
+      out.mu.setConstant(m_u, g);
+    }
+    for (int i = 0; i < m_u; ++i)
+      if (out.mu[i] < 0)
+        return std::string(status_reason(Status::bad_friction)) + " (mu[" + std::to_string(i) + "] = " +
+               std::to_string(out.mu[i]) + ")";
+  }
+  const std::string n_from = "n = " + std::to_string(n) + " from M";
+  if (auto r = rd.matrix("A_t", n, n_from.c_str(), false, out.A_t); !r.empty()) return r;
+  out.dim = m_u > 0 && out.A_t.rows() == m_u ? 2 : 3;
+  if (const J* d = rd.find("dim")) {
+    double v = 0;
+    if (auto r = Reader<J>::number(*d, "dim", v); !r.empty()) return r;
+    if (v != 2 && v != 3) return "dim: expected 2 (plane) or 3 (space), got " + short_text(*d);
+    out.dim = int(v);
+  }
+  if (out.mu.size() > 0 && out.mu.maxCoeff() <= 0) return {};  // frictionless: today's answer
+  if (m_u == 0) return {};
+  if (!At) return "missing key \"A_t\" (tangent rows; required when some mu > 0)";
+  if (out.A_t.rows() != (out.dim - 1) * m_u)
+    return "bad shape: A_t has " + std::to_string(out.A_t.rows()) + " rows, expected " +
+           std::to_string((out.dim - 1) * m_u) + " ((dim - 1) m_u, dim = " + std::to_string(out.dim) + ")";
+  if (use != Use::dynamics && rd.find("e_t")) {
+    if (auto r = rd.vector("e_t", m_u, mu_from.c_str(), false, out.e_t); !r.empty()) return r;
+    for (int i = 0; i < m_u; ++i)
+      if (out.e_t[i] < 0 || out.e_t[i] > 1)
+        return std::string(status_reason(Status::bad_restitution)) + " (e_t[" + std::to_string(i) + "])";
+  }
+  if (use != Use::impact) {
+    const std::string t_from = "(dim - 1) m_u = " + std::to_string((out.dim - 1) * m_u);
+    if (auto r = rd.vector("Adot_qdot_t", (out.dim - 1) * m_u, t_from.c_str(), false, out.Adot_qdot_t); !r.empty())
+      return r;
+  }
+  f = std::move(out);
+  return {};
+}
+
 template <class V> ojson array_of(const V& v) {
   ojson a = ojson::array();
   for (Eigen::Index i = 0; i < v.size(); ++i) a.push_back(v[i]);
@@ -306,6 +365,7 @@ ScenarioLine parse_scenario_line(std::string_view line, long line_number, Use us
   }
   if (auto it = j.find("id"); it != j.end() && !is_marker(*it)) out.id = *it;
   out.error = read_scenario(j, use, out.scenario);
+  if (out.error.empty()) out.error = read_friction(j, out.scenario, use, out.friction);
   // A non-finite literal in a key this command ignores still makes the line invalid JSON.
   if (had_non_finite && out.error.empty()) out.error = std::string(kNonFiniteReason) + " in a key this command does not use";
   return out;
@@ -362,6 +422,20 @@ ojson dynamics_result_to_json(const ojson& id, const DynamicsResult& r) {
   j["lambda"] = array_of(r.lambda);
   j["active"] = array_of(r.active);
   return j;
+}
+
+void add_friction_keys(ojson& j, const FrictionResult& f, bool dynamics) {
+  if (j.at("status") != "ok") return;
+  j["lambda_t"] = array_of(f.lambda_t);
+  if (dynamics) j["sliding"] = array_of(f.sliding);
+  j["friction"] = {{"method", f.method}, {"iterations", f.iterations}, {"residual", f.residual}};
+}
+
+void add_friction_json(nlohmann::json& j, const Friction& f) {
+  j["mu"] = plain_array_of(f.mu);
+  j["dim"] = f.dim;
+  j["A_t"] = rows_of(f.A_t);
+  if (f.Adot_qdot_t.size()) j["Adot_qdot_t"] = plain_array_of(f.Adot_qdot_t);
 }
 
 ojson error_to_json(const ojson& id, const std::string& reason) {

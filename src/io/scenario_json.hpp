@@ -11,9 +11,11 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include "obliq/friction.hpp"
 #include "obliq/scenario.hpp"
 
 namespace obliq::io {
@@ -32,6 +34,7 @@ struct ScenarioLine {
   ojson id;              // echoed id: as given (any JSON type), else the 1-based line number
   std::string error;     // empty when the scenario was read; else the reason (after "error: ")
   Scenario scenario;     // valid when error is empty; every optional vector filled to its shape
+  std::optional<Friction> friction;  // set when some mu > 0 (docs/friction.md); else no friction
 };
 
 // Parse one physical line (a trailing '\r' is ignored). `line_number` is 1-based.
@@ -50,6 +53,11 @@ nlohmann::json scenario_to_json(const Scenario& s);
 ojson impact_result_to_json(const ojson& id, const ImpactResult& r);
 ojson dynamics_result_to_json(const ojson& id, const DynamicsResult& r);
 ojson error_to_json(const ojson& id, const std::string& reason);
+// The friction keys of an ok result line: lambda_t, sliding (dynamics), friction {method,
+// iterations, residual} (docs/friction.md); nothing on an error line.
+void add_friction_keys(ojson& j, const FrictionResult& f, bool dynamics);
+// The friction keys of a scenario line (mu, dim, A_t, Adot_qdot_t), for the model layer.
+void add_friction_json(nlohmann::json& j, const Friction& f);
 
 // One output line: compact JSON whose numbers read back to the same double, no newline.
 // Invalid UTF-8 in strings is replaced, never thrown.

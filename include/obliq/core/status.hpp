@@ -17,6 +17,9 @@ enum class Status : int {
   no_convergence,     // an iterative kernel (SVD, eigensolver, LCP) exhausted its budget
   lcp_ray,            // LCP: Lemke's method ended on a secondary ray (no solution found)
   lcp_budget,         // LCP: iteration budget exhausted
+  bad_friction,       // friction: some mu_i negative (docs/friction.md)
+  friction_law,       // friction: mu > 0 needs the complementarity law
+  ambiguous,          // friction, acceleration level: several solutions (Painleve, docs/friction.md)
 };
 
 // A short reason, used verbatim after "error: " in the command's output.
@@ -33,6 +36,9 @@ OBLIQ_HD inline const char* status_reason(Status s) {
     case Status::no_convergence: return "no convergence";
     case Status::lcp_ray: return "no solution found (ray termination)";
     case Status::lcp_budget: return "iteration budget exhausted";
+    case Status::bad_friction: return "mu negative";
+    case Status::friction_law: return "friction (mu > 0) needs the complementarity law";
+    case Status::ambiguous: return "several solutions (Painleve)";
   }
   return "unknown status";
 }

@@ -1,0 +1,120 @@
+// obliq/core/friction/certificate.hpp: the certificate of a frictional answer, checked from the
+// problem's data (W, q, mu) and the candidate reactions r alone (docs/friction.md (F5)).
+//
+// For each contact c (rows N, T; rho_c from problem.hpp; all residuals in velocity units):
+//   natural map  F_c = (r_c - proj_{K_mu}(r_c - rho_c u_hat_c)) / rho_c     (F5), zero iff the law holds;
+//   normal       |min(r_N / rho_c, u_N)|                                   (complementarity);
+//   cone         max(0, |r_T| - mu r_N) / rho_c                            (cone membership);
+//   dissipation  min(|u_T|, |r_T + mu r_N u_T / |u_T|| / rho_c)            (sliding opposes r_T);
+// for a contact with a prescribed sliding direction s_c: the normal residual and
+// |r_T + mu r_N s_c| / rho_c; for an equality row i: |u_i|.
+// Each is compared with the contact's own scale
+//   s_c = max(max_{i in c} |q_i|, max_{i in c, j} |W_ij| * max_j |r_j|)
+// (the size of the terms summed into u_c, as the LCP certificate's scale): contact c passes when
+// every residual is <= tol * s_c (problem.hpp's tolerance; s_c = 0 needs residual 0). The verdict
+// is unchanged by the units of W and q (r scales with q / W). `residual` reports the largest
+// residual / s_c over all contacts and rows.
+#pragma once
+
+#include <cmath>
+
+#include "obliq/core/friction/problem.hpp"
+
+namespace obliq::friction {
+
+// Projection of (x_N, x_T) (dim entries at x) onto K_mu, in place (docs/friction.md (F3)).
+template <class T> OBLIQ_HD void project_cone(T* x, int dim, T mu) {
+  T t2 = T(0);
+  for (int j = 1; j < dim; ++j) t2 += x[j] * x[j];
+  const T t = std::sqrt(t2), n = x[0];
+  if (t <= mu * n) return;                       // inside
+  if (mu * t <= -n) {                            // inside the polar cone: to the apex
+    for (int j = 0; j < dim; ++j) x[j] = T(0);
+    return;
+  }
+  const T a = (n + mu * t) / (T(1) + mu * mu);   // onto the boundary ray
+  x[0] = a;
+  for (int j = 1; j < dim; ++j) x[j] = t > T(0) ? mu * a * x[j] / t : T(0);
+}
+
+// Residuals of one contact (rows first..first+dim-1 of r and u), as listed above. Returns the
+// largest of them; `nat` gets the natural map alone.
+template <class T>
+OBLIQ_HD T contact_residual(const T* r, const T* u, int dim, T mu, T rho, const T* slide, T& nat) {
+  T ut2 = T(0), rt2 = T(0);
+  for (int j = 1; j < dim; ++j) ut2 += u[j] * u[j], rt2 += r[j] * r[j];
+  const T ut = std::sqrt(ut2), rt = std::sqrt(rt2);
+  const T normal = abs_(min_(r[0] / rho, u[0]));
+  T worst = normal;
+  if (slide) {
+    T d2 = T(0);
+    for (int j = 1; j < dim; ++j) {
+      const T d = r[j] + mu * r[0] * slide[j - 1];
+      d2 += d * d;
+    }
+    nat = max_(normal, std::sqrt(d2) / rho);
+    return max_(worst, nat);
+  }
+  T x[3];
+  x[0] = r[0] - rho * (u[0] + mu * ut);
+  for (int j = 1; j < dim; ++j) x[j] = r[j] - rho * u[j];
+  project_cone(x, dim, mu);
+  T f2 = T(0);
+  for (int j = 0; j < dim; ++j) f2 += (r[j] - x[j]) * (r[j] - x[j]);
+  nat = std::sqrt(f2) / rho;
+  worst = max_(worst, nat);
+  worst = max_(worst, max_(T(0), rt - mu * r[0]) / rho);  // cone
+  if (ut > T(0)) {                                       // maximal dissipation
+    T d2 = T(0);
+    for (int j = 1; j < dim; ++j) {
+      const T d = r[j] + mu * r[0] * u[j] / ut;
+      d2 += d * d;
+    }
+    worst = max_(worst, min_(ut, std::sqrt(d2) / rho));
+  }
+  return worst;
+}
+
+// Scale s of rows first..first+rows-1 (header comment); rmax = max_j |r_j|.
+template <class T> OBLIQ_HD T rows_scale(const Problem<T>& p, int first, int rows, T rmax) {
+  T qm = T(0), wm = T(0);
+  const int m = p.size();
+  for (int i = first; i < first + rows; ++i) {
+    qm = max_(qm, abs_(p.q[i]));
+    for (int j = 0; j < m; ++j) wm = max_(wm, abs_(p.W(i, j)));
+  }
+  return max_(qm, wm * rmax);
+}
+
+// Certifies r: computes u = W r + q, fills rep.residual and rep.worst, and returns Status::ok
+// when every contact passes, Status::no_convergence otherwise (NaN anywhere: not ok).
+template <class T> OBLIQ_HD Status certify(const Problem<T>& p, VecView<const T> r, VecView<T> u, Report<T>& rep) {
+  velocities(p, r, u);
+  T rmax = T(0);
+  for (int i = 0; i < p.size(); ++i) rmax = max_(rmax, abs_(r[i]));
+  const T tol = tolerance<T>::rel;
+  bool pass = rmax - rmax == T(0);
+  rep.residual = T(0);
+  rep.worst = 0;
+  auto account = [&](T res, T s, int where) {
+    const bool ok = res <= tol * s;  // NaN: false
+    pass = pass && ok;
+    const T rel = s > T(0) ? res / s : (res > T(0) || !(res == res) ? T(1) / T(0) : T(0));
+    if (!(rel <= rep.residual)) rep.residual = rel, rep.worst = where;
+  };
+  for (int i = 0; i < p.m_e; ++i) account(abs_(u[i]), rows_scale(p, i, 1, rmax), -1 - i);
+  T rc[3], uc[3], sc[2];
+  for (int c = 0; c < p.nc; ++c) {
+    const int f = p.row(c);
+    for (int j = 0; j < p.dim; ++j) rc[j] = r[f + j], uc[j] = u[f + j];
+    const bool sl = p.sliding(c);
+    if (sl)
+      for (int j = 0; j < p.dim - 1; ++j) sc[j] = p.slide(c, j);
+    T nat;
+    const T res = contact_residual(rc, uc, p.dim, p.mu[c], contact_rho(p, f, p.dim), sl ? sc : nullptr, nat);
+    account(res, rows_scale(p, f, p.dim, rmax), c);
+  }
+  return pass ? Status::ok : Status::no_convergence;
+}
+
+}  // namespace obliq::friction

@@ -1,0 +1,247 @@
+// obliq/core/friction/cone_solver.hpp: the exact Coulomb cone. A nonsmooth Newton method on the
+// Alart-Curnier function with a backtracking line search, and projected (nonsmooth) Gauss-Seidel
+// over contacts as fallback, the pair Siconos's fc3d solvers use (fc3d_nonsmooth_Newton_AlartCurnier,
+// fc3d_nsgs). docs/friction.md (F6).
+//
+// Newton: Phi(r) stacks the per-contact Alart-Curnier functions (alart_curnier.hpp) at u = W r + q;
+// J = A + B W (A, B block diagonal); solve J d = -Phi by LU with partial pivoting; step t = 1, 1/2,
+// ... until psi(r + t d) <= (1 - 2 sigma t) psi(r), psi = |Phi|^2 / 2, sigma = 1e-4 (Armijo along
+// the Newton direction, whose directional derivative is -2 psi). Stops when the certificate
+// (certificate.hpp) passes, on a singular J, a failed line search or the iteration budget.
+// NSGS: sweep over the rows; an equality row i takes r_i -= u_i / W_ii; contact c solves its own
+// one-contact problem (W_cc, q_c + sum_{j not in c} W_cj r_j) by cases (one_contact.hpp; a contact
+// with a prescribed sliding direction s: r_N = max(0, -q_N / (W_NN - mu W_NT s))), then a few
+// steps of the same Newton method polish it (or, when no case applies, try from the current r_c).
+// With large mu the sweep can cycle (seen: a 2-cycle at mu = 1.4); when the certificate's residual
+// has not improved for 20 sweeps the update is under-relaxed, r_c <- w r_c,local + (1 - w) r_c,
+// w *= 0.7 down to 0.1 (fixed points are unchanged: they are the solutions). Stops when the
+// certificate passes or after the sweep budget.
+// solve_cone: Newton from r = 0; if it does not certify, NSGS from Newton's last iterate. The
+// certified answer is then projected onto the cones (F4): the iterates meet |r_T| <= mu r_N only to
+// the certificate's tolerance, the answer exactly (up to rounding); it is certified again.
+#pragma once
+
+#include <cstddef>
+
+#include "obliq/core/dense/lu.hpp"
+#include "obliq/core/friction/alart_curnier.hpp"
+#include "obliq/core/friction/certificate.hpp"
+#include "obliq/core/friction/one_contact.hpp"
+
+namespace obliq::friction {
+
+template <class T> OBLIQ_HD std::size_t newton_workspace(int m) {
+  const std::size_t k = std::size_t(m < 0 ? 0 : m);
+  return k * k + 5 * k;
+}
+template <class T> OBLIQ_HD std::size_t nsgs_workspace(int m, int dim) {
+  return std::size_t(m < 0 ? 0 : m) + 2 * std::size_t(dim) + newton_workspace<T>(dim);
+}
+template <class T> OBLIQ_HD std::size_t cone_workspace(int m, int dim) {
+  return max_(newton_workspace<T>(m), nsgs_workspace<T>(m, dim));
+}
+
+namespace detail {
+
+// Phi (m) at r, u; when J is not null also J = A + B W (m x m).
+template <class T>
+OBLIQ_HD void ac_system(const Problem<T>& p, VecView<const T> r, VecView<const T> u, VecView<T> Phi, MatView<T>* J) {
+  const int m = p.size(), d = p.dim;
+  for (int i = 0; i < p.m_e; ++i) {
+    const T rho = contact_rho(p, i, 1);
+    Phi[i] = rho * u[i];
+    if (J)
+      for (int j = 0; j < m; ++j) (*J)(i, j) = rho * p.W(i, j);
+  }
+  T rc[3], uc[3], ph[3], A[9], B[9], sc[2];
+  for (int c = 0; c < p.nc; ++c) {
+    const int f = p.row(c);
+    for (int j = 0; j < d; ++j) rc[j] = r[f + j], uc[j] = u[f + j];
+    const bool sl = p.sliding(c);
+    if (sl)
+      for (int j = 0; j < d - 1; ++j) sc[j] = p.slide(c, j);
+    alart_curnier(rc, uc, d, p.mu[c], contact_rho(p, f, d), sl ? sc : nullptr, ph, J ? A : nullptr, J ? B : nullptr);
+    for (int a = 0; a < d; ++a) {
+      Phi[f + a] = ph[a];
+      if (!J) continue;
+      for (int j = 0; j < m; ++j) {
+        T s = T(0);
+        for (int k = 0; k < d; ++k) s += B[a * d + k] * p.W(f + k, j);
+        (*J)(f + a, j) = s;
+      }
+      for (int k = 0; k < d; ++k) (*J)(f + a, f + k) += A[a * d + k];
+    }
+  }
+}
+
+// Projects each contact's reaction (not those with a prescribed sliding direction) onto its cone
+// and certifies the result (rep.status, rep.residual).
+template <class T> OBLIQ_HD void project_reactions(const Problem<T>& p, VecView<T> r, VecView<T> u, Report<T>& rep) {
+  T x[3];
+  for (int c = 0; c < p.nc; ++c) {
+    if (p.sliding(c)) continue;
+    const int f = p.row(c);
+    for (int j = 0; j < p.dim; ++j) x[j] = r[f + j];
+    project_cone(x, p.dim, p.mu[c]);
+    for (int j = 0; j < p.dim; ++j) r[f + j] = x[j];
+  }
+  rep.status = certify(p, r.as_const(), u, rep);
+}
+
+template <class T> OBLIQ_HD T half_norm2(VecView<const T> x) {
+  T s = T(0);
+  for (int i = 0; i < x.size; ++i) s += x[i] * x[i];
+  return T(0.5) * s;
+}
+
+}  // namespace detail
+
+// Newton's method from the r given (warm start). `target`: the relative certificate level to
+// reach (tolerance<T>::rel for an answer). Returns Status::ok when reached.
+template <class T>
+OBLIQ_HD Report<T> newton(const Problem<T>& p, VecView<T> r, VecView<T> u, Arena<T>& arena, int max_iterations,
+                          T target = tolerance<T>::rel) {
+  Report<T> rep;
+  rep.method = Method::newton;
+  const int m = p.size();
+  const std::size_t mark = arena.mark();
+  MatView<T> J = arena.mat(m, m);
+  IndexView<T> piv{arena.take(std::size_t(m)), m, arena.stride};
+  VecView<T> Phi = arena.vec(m), dr = arena.vec(m), rn = arena.vec(m), un = arena.vec(m);
+  if (arena.overflow) {
+    arena.release(mark);
+    rep.status = Status::bad_shape;
+    return rep;
+  }
+  const T sigma = T(1e-4);
+  rep.status = Status::no_convergence;
+  for (int it = 0;; ++it) {
+    certify(p, r.as_const(), u, rep);
+    rep.iterations = it;
+    if (rep.residual <= target) {
+      rep.status = Status::ok;
+      break;
+    }
+    if (it >= max_iterations) break;
+    detail::ac_system(p, r.as_const(), u.as_const(), Phi, &J);
+    const T psi = detail::half_norm2(Phi.as_const());
+    if (!dense::lu(J, piv)) break;
+    for (int i = 0; i < m; ++i) dr[i] = -Phi[i];
+    dense::lu_solve(J.as_const(), piv, dr);
+    T t = T(1);
+    bool accepted = false;
+    for (int ls = 0; ls < 30; ++ls, t *= T(0.5)) {
+      for (int i = 0; i < m; ++i) rn[i] = r[i] + t * dr[i];
+      velocities(p, rn.as_const(), un);
+      detail::ac_system(p, rn.as_const(), un.as_const(), Phi, static_cast<MatView<T>*>(nullptr));
+      if (detail::half_norm2(Phi.as_const()) <= (T(1) - T(2) * sigma * t) * psi) {
+        accepted = true;
+        break;
+      }
+    }
+    if (!accepted) break;
+    for (int i = 0; i < m; ++i) r[i] = rn[i];
+  }
+  arena.release(mark);
+  return rep;
+}
+
+// Projected Gauss-Seidel over contacts from the r given.
+template <class T>
+OBLIQ_HD Report<T> nsgs(const Problem<T>& p, VecView<T> r, VecView<T> u, Arena<T>& arena, int max_sweeps) {
+  Report<T> rep;
+  rep.method = Method::nsgs;
+  const int m = p.size(), d = p.dim;
+  const std::size_t mark = arena.mark();
+  VecView<T> ql = arena.vec(d), rl = arena.vec(d), ul = arena.vec(d);
+  if (arena.overflow) {
+    arena.release(mark);
+    rep.status = Status::bad_shape;
+    return rep;
+  }
+  const T local_target = max_(tolerance<T>::rel * T(1e-3), T(64) * scalar_traits<T>::eps);
+  rep.status = Status::no_convergence;
+  T best = T(0), w = T(1);
+  int since_best = 0;
+  for (int sweep = 0;; ++sweep) {
+    certify(p, r.as_const(), u, rep);
+    rep.iterations = sweep;
+    if (rep.status == Status::ok || rep.residual <= tolerance<T>::rel) {
+      rep.status = Status::ok;
+      break;
+    }
+    if (sweep == 0 || rep.residual < best) {
+      best = rep.residual, since_best = 0;
+    } else if (++since_best >= 20) {
+      w = max_(T(0.1), T(0.7) * w), since_best = 0;
+    }
+    rep.status = Status::no_convergence;
+    if (sweep >= max_sweeps) break;
+    for (int i = 0; i < p.m_e; ++i) {
+      T s = p.q[i];
+      for (int j = 0; j < m; ++j) s += p.W(i, j) * r[j];
+      if (p.W(i, i) > T(0)) r[i] -= s / p.W(i, i);
+    }
+    for (int c = 0; c < p.nc; ++c) {
+      const int f = p.row(c);
+      T Wl[9] = {}, qa[3] = {}, ra[3] = {};
+      for (int a = 0; a < d; ++a) {
+        T s = p.q[f + a];
+        for (int j = 0; j < m; ++j)
+          if (j < f || j >= f + d) s += p.W(f + a, j) * r[j];
+        ql[a] = s;
+        qa[a] = s;
+        ra[a] = r[f + a];
+        for (int b = 0; b < d; ++b) Wl[a * d + b] = p.W(f + a, f + b);
+      }
+      if (p.sliding(c)) {
+        T sd[2] = {T(0), T(0)}, g;
+        for (int j = 0; j < d - 1; ++j) sd[j] = p.slide(c, j);
+        if (detail::slide_along(Wl, qa, d, p.mu[c], sd, ra, g) == 0 && qa[0] >= T(0))
+          for (int j = 0; j < d; ++j) ra[j] = T(0);
+      } else {
+        solve_one_contact(Wl, qa, d, p.mu[c], ra);
+      }
+      for (int a = 0; a < d; ++a) rl[a] = ra[a];
+      Problem<T> local;
+      local.m_e = 0, local.nc = 1, local.dim = d;
+      local.W = p.W.block(f, f, d, d);
+      local.q = ql.as_const();
+      local.mu = VecView<const T>{p.mu.data + c * p.mu.inc, 1, 0};
+      if (p.slide.data != nullptr) local.slide = p.slide.block(c, 0, 1, d - 1);
+      newton(local, rl, ul, arena, 5, local_target);
+      for (int a = 0; a < d; ++a) r[f + a] = w * rl[a] + (T(1) - w) * r[f + a];
+    }
+  }
+  arena.release(mark);
+  return rep;
+}
+
+// The exact cone: Newton from r = 0, NSGS from its last iterate when it does not certify.
+// `iterations` counts Newton steps plus NSGS sweeps; `method` says which one certified.
+template <class T>
+OBLIQ_HD Report<T> solve_cone(const Problem<T>& p, VecView<T> r, VecView<T> u, Arena<T>& arena,
+                              int newton_budget = 50, int nsgs_budget = 2000) {
+  Report<T> rep;
+  rep.status = check_problem(p, r, u);
+  for (int i = 0; i < r.size; ++i) r[i] = T(0);
+  if (rep.status != Status::ok) return rep;
+  // Newton aims 1000 times below the tolerance (quadratic convergence makes that a step or two
+  // more), so that its answers also meet error measures scaled differently (Siconos's, relative to
+  // |q|); it is accepted at the tolerance.
+  rep = newton(p, r, u, arena, newton_budget, max_(tolerance<T>::rel * T(1e-3), T(64) * scalar_traits<T>::eps));
+  if (rep.status != Status::bad_shape && rep.residual <= tolerance<T>::rel) rep.status = Status::ok;
+  if (rep.status == Status::ok) detail::project_reactions(p, r, u, rep);
+  if (rep.status == Status::ok || rep.status == Status::bad_shape) return rep;
+  const int spent = rep.iterations;
+  bool finite = true;
+  for (int i = 0; i < r.size; ++i) finite = finite && (r[i] - r[i] == T(0));
+  if (!finite)
+    for (int i = 0; i < r.size; ++i) r[i] = T(0);
+  rep = nsgs(p, r, u, arena, nsgs_budget);
+  rep.iterations += spent;
+  if (rep.status == Status::ok) detail::project_reactions(p, r, u, rep);
+  return rep;
+}
+
+}  // namespace obliq::friction

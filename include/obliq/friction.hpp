@@ -1,0 +1,43 @@
+// obliq/friction.hpp: the host API of frictional contact (docs/friction.md).
+//
+// A Scenario (scenario.hpp) plus its Friction: per unilateral row i its dim - 1 tangent rows
+// (rows (dim - 1) i .. of A_t) and its coefficient mu_i >= 0. The per-scenario core is
+// include/obliq/core/friction (cone solver, pyramid LCP, certificate); these functions run it on
+// one scenario in scalar T (double or float) with a scratch buffer of their own.
+#pragma once
+
+#include <Eigen/Dense>
+#include <string>
+
+#include "obliq/core/friction/setup.hpp"
+#include "obliq/scenario.hpp"
+
+namespace obliq {
+
+struct Friction {
+  int dim = 3;                   // 2: planar contacts (one tangent row each), 3: spatial (two)
+  Eigen::MatrixXd A_t;           // (dim - 1) m_u x n
+  Eigen::VectorXd mu;            // m_u, mu_i >= 0 (all zero: the frictionless answer, bit for bit)
+  Eigen::VectorXd Adot_qdot_t;   // (dim - 1) m_u (dynamics); empty: zero
+  Eigen::VectorXd e_t;           // m_u tangential restitution in [0, 1] (impact); empty: zero
+  friction::Formulation formulation = friction::Formulation::cone;
+  int directions = 8;            // pyramid facets per contact in space
+  lcp::Solver lcp_solver = lcp::Solver::lemke;
+
+  // Zero tangent rows and mu = 0 for the shape of s.
+  static Friction none(const Scenario& s, int dim = 3);
+};
+
+// What the frictional solve adds to ImpactResult / DynamicsResult.
+struct FrictionResult {
+  Eigen::VectorXd lambda_t;  // (dim - 1) m_u tangential reactions
+  Eigen::VectorXi sliding;   // m_u (dynamics): 1 for a contact that slides
+  std::string method;        // "newton", "nsgs" or "lemke" ("" when the frictionless core answered)
+  int iterations = 0;
+  double residual = 0;       // the certificate's largest relative residual (0 when frictionless)
+};
+
+template <class T = double> ImpactResult impact(const Scenario& s, const Friction& f, FrictionResult* fr = nullptr);
+template <class T = double> DynamicsResult dynamics(const Scenario& s, const Friction& f, FrictionResult* fr = nullptr);
+
+}  // namespace obliq
