@@ -39,7 +39,8 @@ void check(const Fc3d& p, bool unique, Tally& t, const char* what) {
   ASSERT_EQ(ob.status, Status::ok) << what << " nc " << p.nc << " residual " << ob.report.residual;
   ++t.obliq_ok;
   obliq::test::SiconosFc3d sp(p);
-  EXPECT_LT(sp.error(ob.r), 1e-9) << what;  // Siconos's own measure of obliq's answer
+  EXPECT_LT(sp.error(ob.r), 1e-9) << what << " " << obliq::friction::method_name(ob.report.method) << " residual "
+                                   << ob.report.residual << " iterations " << ob.report.iterations;  // Siconos's measure
   for (int solver : {SICONOS_FRICTION_3D_NSGS, SICONOS_FRICTION_3D_NSN_AC}) {
     std::vector<double> r, u;
     const int info = sp.solve(solver, 1e-12, solver == SICONOS_FRICTION_3D_NSGS ? 100000 : 1000, r, u);

@@ -16,7 +16,8 @@
 // has not improved for 20 sweeps the update is under-relaxed, r_c <- w r_c,local + (1 - w) r_c,
 // w *= 0.7 down to 0.1 (fixed points are unchanged: they are the solutions). Stops when the
 // certificate passes or after the sweep budget.
-// solve_cone: Newton from r = 0; if it does not certify, NSGS from Newton's last iterate. The
+// solve_cone: Newton from r = 0; if it does not certify, NSGS from Newton's last iterate, then a
+// few Newton steps from NSGS's answer (kept when they certify better). The
 // certified answer is then projected onto the cones (F4): the iterates meet |r_T| <= mu r_N only to
 // the certificate's tolerance, the answer exactly (up to rounding); it is certified again.
 #pragma once
@@ -38,7 +39,7 @@ template <class T> OBLIQ_HD std::size_t nsgs_workspace(int m, int dim) {
   return std::size_t(m < 0 ? 0 : m) + 2 * std::size_t(dim) + newton_workspace<T>(dim);
 }
 template <class T> OBLIQ_HD std::size_t cone_workspace(int m, int dim) {
-  return max_(newton_workspace<T>(m), nsgs_workspace<T>(m, dim));
+  return max_(newton_workspace<T>(m), nsgs_workspace<T>(m, dim)) + 2 * std::size_t(m < 0 ? 0 : m);
 }
 
 namespace detail {
@@ -229,7 +230,8 @@ OBLIQ_HD Report<T> solve_cone(const Problem<T>& p, VecView<T> r, VecView<T> u, A
   // Newton aims 1000 times below the tolerance (quadratic convergence makes that a step or two
   // more), so that its answers also meet error measures scaled differently (Siconos's, relative to
   // |q|); it is accepted at the tolerance.
-  rep = newton(p, r, u, arena, newton_budget, max_(tolerance<T>::rel * T(1e-3), T(64) * scalar_traits<T>::eps));
+  const T target = max_(tolerance<T>::rel * T(1e-3), T(64) * scalar_traits<T>::eps);
+  rep = newton(p, r, u, arena, newton_budget, target);
   if (rep.status != Status::bad_shape && rep.residual <= tolerance<T>::rel) rep.status = Status::ok;
   if (rep.status == Status::ok) detail::project_reactions(p, r, u, rep);
   if (rep.status == Status::ok || rep.status == Status::bad_shape) return rep;
@@ -240,7 +242,23 @@ OBLIQ_HD Report<T> solve_cone(const Problem<T>& p, VecView<T> r, VecView<T> u, A
     for (int i = 0; i < r.size; ++i) r[i] = T(0);
   rep = nsgs(p, r, u, arena, nsgs_budget);
   rep.iterations += spent;
-  if (rep.status == Status::ok) detail::project_reactions(p, r, u, rep);
+  if (rep.status == Status::ok) {
+    // Polish: Newton from the NSGS answer, kept when it certifies better.
+    const std::size_t mk = arena.mark();
+    VecView<T> r2 = arena.vec(r.size);
+    VecView<T> u2 = arena.vec(r.size);
+    if (!arena.overflow) {
+      for (int i = 0; i < r.size; ++i) r2[i] = r[i];
+      Report<T> pol = newton(p, r2, u2, arena, 10, target);
+      if (pol.residual < rep.residual) {
+        for (int i = 0; i < r.size; ++i) r[i] = r2[i];
+        rep.residual = pol.residual;
+        rep.iterations += pol.iterations;
+      }
+    }
+    arena.release(mk);
+    detail::project_reactions(p, r, u, rep);
+  }
   return rep;
 }
 
