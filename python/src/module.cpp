@@ -38,7 +38,10 @@ void bind_status(nb::module_& m) {
       .value("infeasible", Status::infeasible)
       .value("no_convergence", Status::no_convergence)
       .value("lcp_ray", Status::lcp_ray)
-      .value("lcp_budget", Status::lcp_budget);
+      .value("lcp_budget", Status::lcp_budget)
+      .value("bad_friction", Status::bad_friction)
+      .value("friction_law", Status::friction_law)
+      .value("ambiguous", Status::ambiguous);
   m.def(
       "status_reason", [](int code) { return std::string(status_reason(Status(code))); }, nb::arg("code"),
       "The command line's reason text for a status code ('ok', 'M is not symmetric positive definite', ...).");
