@@ -19,21 +19,13 @@
 #include <tuple>
 
 #include "siconos_fc3d.hpp"
+#include "best_time.hpp"
 
 namespace {
 
 using obliq::test::Fc3d;
 
-template <class F> double best_time_us(F&& pass, int problems) {
-  double best = 1e300;
-  for (int rep = 0; rep < 5; ++rep) {
-    const auto t0 = std::chrono::steady_clock::now();
-    pass();
-    const auto t1 = std::chrono::steady_clock::now();
-    best = std::min(best, std::chrono::duration<double, std::micro>(t1 - t0).count());
-  }
-  return best / problems;
-}
+using obliq::bench::best_time_us;
 
 struct Stats {
   double us = 0;

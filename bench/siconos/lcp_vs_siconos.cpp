@@ -22,6 +22,7 @@
 #include <Eigen/Dense>
 
 #include "obliq/lcp.hpp"
+#include "best_time.hpp"
 
 extern "C" {
 #include <LCP_Solvers.h>
@@ -91,16 +92,7 @@ struct Stats {
   double worst_residual = 0;
 };
 
-template <class F> double best_time_us(F&& pass, int problems) {
-  double best = 1e300;
-  for (int rep = 0; rep < 5; ++rep) {
-    const auto t0 = std::chrono::steady_clock::now();
-    pass();
-    const auto t1 = std::chrono::steady_clock::now();
-    best = std::min(best, std::chrono::duration<double, std::micro>(t1 - t0).count());
-  }
-  return best / problems;
-}
+using obliq::bench::best_time_us;
 
 Stats run_obliq(const std::vector<Instance>& batch, obliq::LcpSolver solver) {
   Stats st;
