@@ -1,6 +1,6 @@
 // bench_model_impact: model evaluation plus impact solve, states per second, for a URDF robot at
-// the states of a file (bench/model_vs_pinocchio.py writes them and runs Pinocchio's
-// impulseDynamics on the same states, side by side). Without arguments it runs the built-in
+// the states of a file (state lines as bench/pinocchio/model_vs_pinocchio.py writes them; the
+// side-by-side Pinocchio comparison is bench/pinocchio). Without arguments it runs the built-in
 // quadruped at random states with its feet on the ground.
 //
 //   bench_model_impact [--urdf FILE --free --contact LINK:x,y,z ... --states FILE --e E] [benchmark flags]
