@@ -4,6 +4,7 @@
 //
 //   bench_model_vs_pinocchio --urdf FILE --pinocchio-model FILE.txt --states FILE
 //                            --contact LINK:x,y,z ... [--e E] [--rounds R] [--tol T]
+//                            [--profile obliq|pinocchio]
 //
 // obliq: its own URDF loader (urdfdom), evaluate_batch (M, h, contact rows, gaps, Adot qdot for
 // the whole batch) then solve_impact with the projection law (every row closed, restitution e),
@@ -22,6 +23,8 @@
 // size of the velocities (so that the times compare equal work); a mismatch is printed and the
 // exit status is 1. Timing: bench/siconos/best_time.hpp (best of five passes over all states),
 // repeated `--rounds` times alternating obliq and Pinocchio, best kept. Output: one JSON line.
+// --profile SIDE: only that side's evaluation + impact, `--rounds` x 5 passes, no output (for
+// `perf record`).
 #include <pinocchio/algorithm/compute-all-terms.hpp>
 #include <pinocchio/algorithm/contact-dynamics.hpp>
 #include <pinocchio/algorithm/crba.hpp>
@@ -50,6 +53,7 @@ struct Args {
   std::vector<std::string> contacts;
   double e = 0.5, tol = 1e-9;
   int rounds = 3;
+  std::string profile;
 };
 
 Args parse(int argc, char** argv) {
@@ -67,6 +71,7 @@ Args parse(int argc, char** argv) {
     else if (k == "--e") a.e = std::stod(next());
     else if (k == "--rounds") a.rounds = std::stoi(next());
     else if (k == "--tol") a.tol = std::stod(next());
+    else if (k == "--profile") a.profile = next();
     else throw std::invalid_argument("unknown argument " + k);
   }
   if (a.urdf.empty() || a.pin_model.empty() || a.states.empty() || a.contacts.empty())
@@ -186,6 +191,12 @@ int main(int argc, char** argv) try {
   auto pin_all = [&] {
     for (int s = 0; s < count; ++s) pin.allterms(qs[s], vs[s]);
   };
+
+  if (!args.profile.empty()) {
+    if (args.profile != "obliq" && args.profile != "pinocchio") throw std::invalid_argument("--profile obliq|pinocchio");
+    for (int r = 0; r < 5 * args.rounds; ++r) args.profile == "obliq" ? obliq_impact() : pin_fk();
+    return 0;
+  }
 
   // Equal work: the same post-impact velocities (and gaps/drift rows as a check of the model).
   obliq_impact();
