@@ -41,13 +41,14 @@ cmake_args=(-S "$root" -B "$build")
 if wants pinocchio && prefix=$(python3 -m cmeel cmake 2>/dev/null) && [ -n "$prefix" ]; then
   cmake_args+=(-DOBLIQ_PINOCCHIO_PREFIX="$prefix")
 fi
-cmake "${cmake_args[@]}" > "$build.run_all.cmake.log" 2>&1 || { echo "cmake failed: $build.run_all.cmake.log"; exit 2; }
+mkdir -p "$build"
+cmake "${cmake_args[@]}" > "$build/run_all.cmake.log" 2>&1 || { echo "cmake failed: $build/run_all.cmake.log"; exit 2; }
 targets=(bench_solver_throughput bench_sweep_throughput bench_sim_throughput obliq_cli)
 for t in bench_lcp_vs_siconos bench_friction_vs_siconos bench_model_vs_pinocchio; do
   cmake --build "$build" --target help 2>/dev/null | grep -q "\b$t\b" && targets+=("$t")
 done
-nice -n 10 cmake --build "$build" --target "${targets[@]}" -j2 > "$build.run_all.build.log" 2>&1 ||
-  { echo "build failed: $build.run_all.build.log"; exit 2; }
+nice -n 10 cmake --build "$build" --target "${targets[@]}" -j2 > "$build/run_all.build.log" 2>&1 ||
+  { echo "build failed: $build/run_all.build.log"; exit 2; }
 have() { [ -x "$build/$1" ]; }
 
 # --- the core against the Eigen reference (README "Benchmarks", first table) --------------
@@ -64,10 +65,10 @@ if wants lcp; then
   if have bench/siconos/bench_lcp_vs_siconos; then
     n=200; [ $quick = 1 ] && n=20
     # Siconos prints its pivoting diagnostics on stderr; they are dropped here.
-    taskset -c 0 "$build/bench/siconos/bench_lcp_vs_siconos" $n 2> >(grep -v do_pivot_driftless >&2) > "$build.lcp.md" ||
+    taskset -c 0 "$build/bench/siconos/bench_lcp_vs_siconos" $n 2> >(grep -v do_pivot_driftless >&2) > "$build/run_all.lcp.md" ||
       failed+=(lcp)
     # The README's table: obliq's Lemke against Siconos's at m = 4..24, then the full output.
-    python3 - "$build.lcp.md" <<'PY'
+    python3 - "$build/run_all.lcp.md" <<'PY'
 import sys
 rows = {}
 for line in open(sys.argv[1]):
@@ -82,7 +83,7 @@ for (w, m), r in rows.items():
         print(f"| {w} | {m} | {ts:.3f} | {to:.3f} | {ts / to:.2f}x | {ss}, {so} |")
 PY
     echo
-    cat "$build.lcp.md"
+    cat "$build/run_all.lcp.md"
   else
     echo "skipped: Siconos numerics not found at configure time (apt-get install libsiconos-numerics-dev)"
   fi
