@@ -71,7 +71,8 @@ struct LcpLine {
 LcpLine parse_lcp_json_line(std::string_view line, long line_number);
 
 // The output object {"id", "status", "z", "w", "iterations", "residual", "solver"}; z and w only
-// when status is "ok" (an error line carries no answer), residual null when not finite.
+// when status is "ok" (an error line carries no answer), residual left out when not finite; an ok
+// answer with a non-finite number becomes an error line naming it (no null is ever written).
 nlohmann::json lcp_result_json(const nlohmann::json& id, const LcpSolution& solution);
 // The output object of a line that could not be parsed.
 nlohmann::json lcp_error_json(const nlohmann::json& id, const std::string& reason);

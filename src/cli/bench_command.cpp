@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cpu/omp_guard.hpp"
+#include "io/limits.hpp"
 #include "io/random_scenarios.hpp"
 #include "io/scenario_json.hpp"
 #include "obliq/batch.hpp"
@@ -98,7 +100,7 @@ int run_bench(BenchOptions opt) {
   const bool dynamics = opt.kind == "dynamics";
   const Law law = opt.law == "projection" ? Law::projection : Law::complementarity;
   const Shape shape{opt.n, 0, opt.m};
-  const int threads = opt.threads > 0 ? opt.threads : omp_get_max_threads();
+  const int threads = cpu::thread_count(opt.threads);
 
   std::mt19937_64 rng(opt.seed);
   const bool single = opt.scalar == "float";
@@ -163,10 +165,10 @@ void register_bench_command(CLI::App& app, Action& run) {
   auto opt = std::make_shared<BenchOptions>();
   CLI::App* sub = app.add_subcommand(
       "bench", "Throughput (scenarios per second) of the solve alone on random scenarios of one shape");
-  sub->add_option("--n", opt->n, "Generalized velocities n")->required()->check(CLI::Range(1, 100000));
+  sub->add_option("--n", opt->n, "Generalized velocities n")->required()->check(CLI::Range(1, io::kMaxDofs));
   sub->add_option("--m", opt->m, "Unilateral constraints m (all closed; approaching for impact, resting for dynamics)")
       ->required()
-      ->check(CLI::Range(0, 100000));
+      ->check(CLI::Range(0, io::kMaxRows));
   sub->add_option("--law", opt->law, "projection or complementarity (default complementarity)")
       ->check(CLI::IsMember({"projection", "complementarity"}));
   sub->add_option("--scalar", opt->scalar, "double or float (default double)")
@@ -175,7 +177,7 @@ void register_bench_command(CLI::App& app, Action& run) {
                   "Backends to time: cpu, reference, cuda; repeatable or a comma list (default cpu,reference)")
       ->delimiter(',')
       ->check(CLI::IsMember({"cpu", "reference", "cuda"}));
-  sub->add_option("--threads", opt->threads, "Threads (default 0: all hardware threads)")->check(CLI::Range(0, 1 << 16));
+  sub->add_option("--threads", opt->threads, "Threads (default 0: all hardware threads)")->check(CLI::Range(0, io::kMaxThreads));
   sub->add_option("--batch", opt->batch, "Scenarios per batch (default 1024)")->check(CLI::Range(1L, 1L << 30));
   sub->add_option("--kind", opt->kind, "impact or dynamics (default impact)")
       ->check(CLI::IsMember({"impact", "dynamics"}));

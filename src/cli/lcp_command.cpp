@@ -1,20 +1,24 @@
 // obliq lcp FILE: solve linear complementarity problems (docs/lcp.md).
 //
 // FILE ("-" for stdin) holds either JSON Lines, one problem a line
-// ({"id", "M" row-major, "q", "solver"?}), or one LCP in Siconos's test-data format (the first
-// non-blank character decides: "{" means JSON Lines). Output: one JSON object per problem, in
-// input order, {"id", "status", "z", "w", "iterations", "residual", "solver"}. Exit status
-// (docs/format.md): 0 when every problem is "ok", 3 when some line is an error, 2 on misuse or an
-// unreadable file.
-#include <fstream>
+// ({"id", "M" row-major, "q", "solver"?}), or one LCP in Siconos's test-data format. --format
+// says which; `auto` (the default) takes Siconos for a .dat file, JSON Lines for .jsonl/.json,
+// and otherwise looks at the first non-blank line: a first token that is an integer (Siconos's
+// problem size) means Siconos, anything else JSON Lines, read line by line, so that a damaged
+// line is one error line and the others are solved. JSON Lines stream through cli::pump (src/cli/pump.hpp).
+// Output: one JSON object per problem, in input order, {"id", "status", "z", "w", "iterations",
+// "residual", "solver"}. Exit status (docs/format.md): 0 when every problem is "ok", 3 when some line
+// is an error, 2 on misuse, an unreadable or malformed Siconos file, or a failed write.
 #include <iostream>
 #include <memory>
+#include <new>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli/commands.hpp"
-#include "cli/streams.hpp"
+#include "cli/pump.hpp"
+#include "io/limits.hpp"
 #include "obliq/lcp.hpp"
 #if defined(OBLIQ_HAVE_CUDA)
 #include "obliq/cuda.hpp"
@@ -28,6 +32,7 @@ struct LcpArgs {
   std::string output;
   std::string solver = "auto";
   std::string backend = "cpu";
+  std::string format = "auto";
   int threads = 0;
   int max_iterations = 0;
 };
@@ -38,91 +43,159 @@ std::string base_name(const std::string& path) {
   return k == std::string::npos ? path : path.substr(k + 1);
 }
 
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// Siconos's first token is the problem size: a line whose first token is an integer.
+bool starts_with_integer(const std::string& line) {
+  std::istringstream ss(line);
+  std::string token;
+  if (!(ss >> token)) return false;
+  for (char c : token)
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
+std::string render(const nlohmann::json& o) { return o.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"; }
+
+// Solves the problems; a batch whose memory cannot be had is solved one problem at a time.
+std::vector<LcpSolution> solve_all(const std::vector<LcpProblem>& problems, const LcpOptions& opt, const LcpArgs& a) {
+  if (a.backend == "cuda") {
+#if defined(OBLIQ_HAVE_CUDA)
+    return cuda::solve_lcp_batch(problems, opt);  // throws (exit 2) when no device is usable
+#else
+    throw std::runtime_error("this build of obliq has no CUDA backend (nvcc was not found at configure time)");
+#endif
+  }
+  return solve_lcp_batch(problems, opt);
+}
+
+class LcpBatch final : public LineBatch {
+ public:
+  LcpBatch(const LcpOptions& opt, const LcpArgs& a) : opt_(opt), a_(a) {}
+  void add(const std::string& line, long number) override {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) return;  // blank: skipped, counted
+    lines_.push_back(parse_lcp_json_line(line, number));
+  }
+  void add_error(long number, const std::string& reason) override {
+    LcpLine l;
+    l.id = number;
+    l.error = reason;
+    lines_.push_back(std::move(l));
+  }
+  std::size_t size() const override { return lines_.size(); }
+
+  bool flush(std::string& out) override {
+    std::vector<LcpProblem> problems;
+    std::vector<std::size_t> line_of;
+    for (std::size_t k = 0; k < lines_.size(); ++k)
+      if (lines_[k].error.empty()) {
+        line_of.push_back(k);
+        problems.push_back(std::move(lines_[k].problem));
+      }
+    std::vector<LcpSolution> solutions;
+    std::vector<std::string> too_large(problems.size());
+    try {
+      solutions = solve_all(problems, opt_, a_);
+    } catch (const std::bad_alloc&) {
+      solutions.resize(problems.size());
+      for (std::size_t p = 0; p < problems.size(); ++p) try {
+          solutions[p] = solve_all({problems[p]}, opt_, a_).at(0);
+        } catch (const std::bad_alloc&) {
+          too_large[p] = "too large (m = " + std::to_string(problems[p].m) + ": its memory cannot be allocated)";
+        }
+    }
+    bool any_error = false;
+    std::size_t p = 0;
+    for (std::size_t k = 0; k < lines_.size(); ++k) {
+      nlohmann::json o;
+      if (!lines_[k].error.empty()) {
+        o = lcp_error_json(lines_[k].id, lines_[k].error);
+      } else if (!too_large[p].empty()) {
+        o = lcp_error_json(lines_[k].id, too_large[p++]);
+      } else {
+        o = lcp_result_json(lines_[k].id, solutions[p++]);
+      }
+      any_error = any_error || o.at("status") != "ok";
+      out += render(o);
+    }
+    lines_.clear();
+    return any_error;
+  }
+
+ private:
+  const LcpOptions& opt_;
+  const LcpArgs& a_;
+  std::vector<LcpLine> lines_;
+};
+
+// One Siconos problem: the whole input (at most io::kMaxLineBytes bytes) is read, then solved.
+int run_siconos(InputLines& in, OutputLines& out, const LcpOptions& opt, const LcpArgs& a) {
+  const std::string name = a.file == "-" ? std::string("stdin") : a.file;
+  std::string text, line;
+  for (;;) {
+    const InputLines::Event ev = in.next(line, std::chrono::steady_clock::time_point::max());
+    if (ev == InputLines::Event::end) break;
+    if (ev == InputLines::Event::stopped) return StopSignals::exit_code();
+    if (ev == InputLines::Event::error) {
+      std::cerr << "obliq lcp: " << in.error() << "\n";
+      return 2;
+    }
+    if (ev == InputLines::Event::too_long || text.size() + line.size() > io::kMaxLineBytes) {
+      std::cerr << "obliq lcp: " << name << ": Siconos LCP file larger than " << io::kMaxLineBytes << " bytes\n";
+      return 2;
+    }
+    (text += line) += '\n';
+  }
+  LcpProblem problem;
+  try {
+    std::istringstream ss(text);
+    problem = read_siconos_lcp(ss);
+  } catch (const std::exception& e) {
+    std::cerr << "obliq lcp: " << name << ": " << e.what() << "\n";
+    return 2;
+  }
+  const nlohmann::json id = a.file == "-" ? std::string("stdin") : base_name(a.file);
+  const LcpSolution s = solve_all({problem}, opt, a).at(0);
+  const nlohmann::json o = lcp_result_json(id, s);
+  if (!out.write(render(o))) return 2;
+  return o.at("status") == "ok" ? 0 : 3;
+}
+
 int run_lcp(const LcpArgs& a) {
-  // Read everything first: a file that cannot be read is misuse (exit 2) before any output.
-  std::ifstream file_in;
-  std::istream* in = open_input(a.file, file_in, "obliq lcp");
-  if (!in) return 2;
-  std::ostringstream ss;
-  ss << in->rdbuf();
-  const std::string text = ss.str();
   LcpOptions opt;
   opt.solver = *parse_lcp_solver(a.solver);  // validated by CLI11
   opt.threads = a.threads;
   opt.max_iterations = a.max_iterations;
-
-  // Parse: JSON Lines or one Siconos problem.
-  std::vector<nlohmann::json> ids;
-  std::vector<std::string> errors;  // per output line; "" = solve it
-  std::vector<LcpProblem> problems;
-  std::vector<long> problem_of;  // output line -> index into problems (-1: error line)
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first != std::string::npos && text[first] != '{') {
-    try {
-      std::istringstream in(text);
-      problems.push_back(read_siconos_lcp(in));
-    } catch (const std::exception& e) {
-      std::cerr << "obliq lcp: " << (a.file == "-" ? std::string("stdin") : a.file) << ": " << e.what() << "\n";
-      return 2;
-    }
-    ids.emplace_back(a.file == "-" ? std::string("stdin") : base_name(a.file));
-    problem_of.push_back(0);
-  } else {
-    std::istringstream in(text);
-    std::string line;
-    long number = 0;
-    while (std::getline(in, line)) {
-      ++number;
-      if (line.find_first_not_of(" \t\r") == std::string::npos) continue;  // blank: skipped, counted
-      LcpLine l = parse_lcp_json_line(line, number);
-      ids.push_back(l.id);
-      if (!l.error.empty()) {
-        errors.resize(ids.size());
-        errors.back() = l.error;
-        problem_of.push_back(-1);
-      } else {
-        problem_of.push_back(long(problems.size()));
-        problems.push_back(std::move(l.problem));
-      }
-    }
-  }
-  errors.resize(ids.size());
-
-  std::vector<LcpSolution> solutions;
+#if !defined(OBLIQ_HAVE_CUDA)
   if (a.backend == "cuda") {
-#if defined(OBLIQ_HAVE_CUDA)
-    solutions = cuda::solve_lcp_batch(problems, opt);  // throws (exit 2) when no device is usable
-#else
     std::cerr << "obliq lcp: this build of obliq has no CUDA backend (nvcc was not found at configure time)\n";
     return 2;
+  }
 #endif
-  } else {
-    solutions = solve_lcp_batch(problems, opt);
-  }
+  StopSignals signals;
+  InputLines in;
+  if (!in.open(a.file, "obliq lcp")) return 2;
+  OutputLines out;
+  if (!out.open(a.output, in, "obliq lcp")) return 2;
 
-  std::ofstream file_out;
-  std::ostream* out_stream = open_output(a.output, file_out, "obliq lcp");
-  if (!out_stream) return 2;
-  std::ostream& out = *out_stream;
-  bool all_ok = true;
-  for (std::size_t k = 0; k < ids.size(); ++k) {
-    nlohmann::json o;
-    if (problem_of[k] < 0) {
-      o = lcp_error_json(ids[k], errors[k]);
-      all_ok = false;
-    } else {
-      const LcpSolution& s = solutions[std::size_t(problem_of[k])];
-      o = lcp_result_json(ids[k], s);
-      all_ok = all_ok && s.status == Status::ok;
+  std::string format = a.format;
+  if (format == "auto" && ends_with(a.file, ".dat")) format = "siconos";
+  if (format == "auto" && (ends_with(a.file, ".jsonl") || ends_with(a.file, ".json"))) format = "jsonl";
+  LcpBatch batch(opt, a);
+  if (format == "auto") {  // the first non-blank line decides
+    std::string line;
+    InputLines::Event ev;
+    while ((ev = in.next(line, std::chrono::steady_clock::time_point::max())) == InputLines::Event::line &&
+           line.find_first_not_of(" \t\r") == std::string::npos) {
     }
-    out << o.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    format = ev == InputLines::Event::line && starts_with_integer(line) ? "siconos" : "jsonl";
+    if (ev == InputLines::Event::line) in.unread(line);
+    if (ev == InputLines::Event::too_long) batch.add_error(in.line_number(), too_long_reason());
   }
-  out.flush();
-  if (!out) {
-    std::cerr << "obliq lcp: write failed\n";
-    return 2;
-  }
-  return all_ok ? 0 : 3;
+  if (format == "siconos") return run_siconos(in, out, opt, a);
+  return pump(in, out, batch, "obliq lcp");
 }
 
 }  // namespace
@@ -137,9 +210,13 @@ void register_lcp_command(CLI::App& app, Action& run) {
   sub->add_option("-o,--output", args->output, "write the JSON Lines here instead of stdout");
   sub->add_option("--solver", args->solver, "lemke | pivot | pgs | enum | auto (default; rule in docs/lcp.md)")
       ->check(CLI::IsMember({"lemke", "pivot", "pgs", "enum", "auto"}));
+  sub->add_option("--format", args->format,
+                  "auto (default: .dat is Siconos, .jsonl/.json JSON Lines, else a first line whose first token is "
+                  "an integer means Siconos), jsonl or siconos")
+      ->check(CLI::IsMember({"auto", "jsonl", "siconos"}));
   sub->add_option("--backend", args->backend, "cpu (default) or cuda (one GPU thread per problem)")
       ->check(CLI::IsMember({"cpu", "cuda"}));
-  sub->add_option("--threads", args->threads, "OpenMP threads (default: all)")->check(CLI::NonNegativeNumber);
+  sub->add_option("--threads", args->threads, "OpenMP threads (default: all)")->check(CLI::Range(0, io::kMaxThreads));
   sub->add_option("--max-iterations", args->max_iterations,
                   "iteration budget per solver (default: per solver, docs/lcp.md)")
       ->check(CLI::NonNegativeNumber);

@@ -3,20 +3,19 @@
 // schema) per state, so that `obliq model ... | obliq impact -` works. With --impact it also
 // solves the impact (the solver's backends) and adds the impact keys and the internal joint
 // impulses. A bad state line becomes an error line ({"id", "status": "error: ..."}, exit 3) and
-// never touches the others.
-#include <cerrno>
+// never touches the others; a number an ok line would report that is not finite makes it an error
+// line naming the quantity. The state lines stream through cli::pump (src/cli/pump.hpp).
 #include <cmath>
-#include <cstring>
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
+#include <new>
 #include <string>
 #include <vector>
 
 #include "cli/commands.hpp"
 #include "cli/model_source.hpp"
-#include "cli/streams.hpp"
+#include "cli/pump.hpp"
+#include "io/limits.hpp"
 #include "io/scenario_json.hpp"
 #include "obliq/batch.hpp"
 #include "obliq/friction.hpp"
@@ -29,14 +28,10 @@ namespace {
 using io::ojson;
 
 struct ModelOptions {
-  std::string model;
+  ModelSource source;
   std::string state_file;
   std::string output;
   bool list = false;
-  std::string base = "fixed";
-  std::vector<std::string> contacts;
-  double ground = 0;
-  std::string gravity = "0,0,-9.81";
   bool impact = false;
   std::string law = "complementarity";
   std::string backend = "cpu";
@@ -46,8 +41,6 @@ struct ModelOptions {
   std::string floor_normal;         // x,y,z: normal of the ground rows (default +z)
   int threads = 0;
 };
-
-constexpr std::size_t kChunkLines = 1 << 12;
 
 std::string state_reason(Status st) {
   if (st == Status::bad_shape) return "bad state (a free-flyer quaternion must have unit norm)";
@@ -60,87 +53,154 @@ ojson vector_json(const Eigen::VectorXd& v) {
   return a;
 }
 
-// Evaluates and writes one chunk. Returns whether any line was an error.
-bool run_chunk(const model::Model& m, const ModelOptions& opt, const RunOptions& run, std::vector<StateLine>& lines,
-               std::ostream& out) {
-  bool any_error = false;
-  std::vector<ojson> text(lines.size());
-  std::vector<Scenario> scen(lines.size());
-  std::vector<model::StateExtras> extras(lines.size());
-  std::vector<Friction> fric(lines.size());
-  std::vector<std::size_t> good;
-  ojson names = ojson::array();
-  for (const auto& n : m.joint_names) names.push_back(n);
-  for (std::size_t k = 0; k < lines.size(); ++k) {
-    StateLine& s = lines[k];
-    if (s.error.empty()) {
-      const Status st = model::evaluate(m, s.q, s.qdot, scen[k], &extras[k]);
-      if (st != Status::ok) s.error = state_reason(st);
-    }
-    if (!s.error.empty()) {
-      text[k] = io::error_to_json(s.id, s.error);
-      any_error = true;
-      continue;
-    }
-    Scenario& sc = scen[k];
-    sc.e = Eigen::VectorXd::Constant(sc.A_u.rows(), opt.e);
-    sc.law = opt.law == "projection" ? Law::projection : Law::complementarity;
-    ojson j;
-    j["id"] = s.id;
-    j["status"] = "ok";
-    nlohmann::json body = io::scenario_to_json(sc);
-    if (opt.mu > 0) {  // tangent rows from each contact frame (docs/friction.md)
-      const Status st = model::evaluate_friction(m, s.q, s.qdot, opt.mu, fric[k]);
-      if (st != Status::ok) {
-        text[k] = io::error_to_json(s.id, state_reason(st));
+// The first non-finite number among those an ok line reports, or nullptr.
+const char* non_finite_quantity(const Scenario& sc, const model::StateExtras& x) {
+  if (!sc.M.allFinite()) return "M";
+  if (!sc.h.allFinite()) return "h";
+  if (!sc.qdot.allFinite()) return "qdot";
+  if (!sc.A_b.allFinite()) return "A_b";
+  if (!sc.A_u.allFinite()) return "A_u";
+  if (!sc.phi_u.allFinite()) return "phi_u";
+  if (!sc.Adot_qdot.allFinite()) return "Adot_qdot";
+  if (!x.com.allFinite()) return "com";
+  if (!x.momentum.allFinite()) return "momentum";
+  if (!std::isfinite(x.kinetic_energy)) return "kinetic_energy";
+  if (!std::isfinite(x.potential_energy)) return "potential_energy";
+  return nullptr;
+}
+
+const char* non_finite_quantity(const Friction& f) {
+  if (!f.A_t.allFinite()) return "A_t";
+  if (!f.Adot_qdot_t.allFinite()) return "Adot_qdot_t";
+  return nullptr;
+}
+
+// The state lines of one chunk: evaluated, with --impact solved, and written in order.
+class StateBatch final : public LineBatch {
+ public:
+  StateBatch(const model::Model& m, const ModelOptions& opt, const RunOptions& run) : m_(m), opt_(opt), run_(run) {
+    for (const auto& n : m.joint_names) names_.push_back(n);
+  }
+  void add(const std::string& line, long number) override {
+    StateLine s = parse_state_line(line, number, m_);
+    if (s.blank) return;
+    reject_unread_non_finite(s, "obliq model");
+    s.json = ojson();  // not needed past here
+    lines_.push_back(std::move(s));
+  }
+  void add_error(long number, const std::string& reason) override {
+    StateLine s;
+    s.id = number;
+    s.error = reason;
+    lines_.push_back(std::move(s));
+  }
+  std::size_t size() const override { return lines_.size(); }
+
+  bool flush(std::string& out) override {
+    bool any_error = false;
+    std::vector<ojson> text(lines_.size());
+    std::vector<Scenario> scen(lines_.size());
+    std::vector<model::StateExtras> extras(lines_.size());
+    std::vector<Friction> fric(lines_.size());
+    std::vector<std::size_t> good;
+    for (std::size_t k = 0; k < lines_.size(); ++k) {
+      StateLine& s = lines_[k];
+      if (s.error.empty()) {
+        const Status st = model::evaluate(m_, s.q, s.qdot, scen[k], &extras[k]);
+        if (st != Status::ok) s.error = state_reason(st);
+        else if (const char* q = non_finite_quantity(scen[k], extras[k])) s.error = io::non_finite_result(q);
+      }
+      if (s.error.empty() && opt_.mu > 0) {  // tangent rows from each contact frame (docs/friction.md)
+        const Status st = model::evaluate_friction(m_, s.q, s.qdot, opt_.mu, fric[k]);
+        if (st != Status::ok) s.error = state_reason(st);
+        else if (const char* q = non_finite_quantity(fric[k])) s.error = io::non_finite_result(q);
+      }
+      if (!s.error.empty()) {
+        text[k] = io::error_to_json(s.id, s.error);
         any_error = true;
         continue;
       }
-      io::add_friction_json(body, fric[k]);
+      Scenario& sc = scen[k];
+      sc.e = Eigen::VectorXd::Constant(sc.A_u.rows(), opt_.e);
+      sc.law = opt_.law == "projection" ? Law::projection : Law::complementarity;
+      ojson j;
+      j["id"] = s.id;
+      j["status"] = "ok";
+      nlohmann::json body = io::scenario_to_json(sc);
+      if (opt_.mu > 0) io::add_friction_json(body, fric[k]);
+      for (const char* key : {"M", "h", "qdot", "A_b", "A_u", "phi_u", "Adot_qdot", "e", "law", "gap_tol", "vel_tol",
+                              "mu", "dim", "A_t", "Adot_qdot_t"})
+        if (body.contains(key)) j[key] = ojson::parse(body[key].dump());
+      j["joint_names"] = names_;
+      j["com"] = vector_json(extras[k].com);
+      j["momentum"] = vector_json(extras[k].momentum);
+      j["kinetic_energy"] = extras[k].kinetic_energy;
+      j["potential_energy"] = extras[k].potential_energy;
+      text[k] = std::move(j);
+      good.push_back(k);
     }
-    for (const char* key : {"M", "h", "qdot", "A_b", "A_u", "phi_u", "Adot_qdot", "e", "law", "gap_tol", "vel_tol",
-                            "mu", "dim", "A_t", "Adot_qdot_t"})
-      if (body.contains(key)) j[key] = ojson::parse(body[key].dump());
-    j["joint_names"] = names;
-    j["com"] = vector_json(extras[k].com);
-    j["momentum"] = vector_json(extras[k].momentum);
-    j["kinetic_energy"] = extras[k].kinetic_energy;
-    j["potential_energy"] = extras[k].potential_energy;
-    text[k] = std::move(j);
-    good.push_back(k);
+    if (opt_.impact && !good.empty()) {
+      try {
+        any_error = solve_impacts(scen, fric, good, text) || any_error;
+      } catch (const std::bad_alloc&) {
+        for (std::size_t k : good)
+          text[k] = io::error_to_json(lines_[k].id, "too large (the impact's memory cannot be allocated)");
+        any_error = true;
+      }
+    }
+    for (const auto& j : text) (out += io::dump_line(j)) += '\n';
+    lines_.clear();
+    return any_error;
   }
 
-  if (opt.impact && !good.empty()) {
-    const Shape shape{m.nv, m.n_bilateral, m.n_unilateral()};
-    Batch<double> batch(shape, good.size());
-    for (std::size_t s = 0; s < good.size(); ++s) batch.set(s, scen[good[s]]);
+ private:
+  // --impact: the good lines' impacts (frictional ones one by one, docs/friction.md), their keys
+  // and joint impulses added to their ok lines.
+  bool solve_impacts(const std::vector<Scenario>& scen, std::vector<Friction>& fric, const std::vector<std::size_t>& good,
+                     std::vector<ojson>& text) {
+    bool any_error = false;
+    const Shape shape{m_.nv, m_.n_bilateral, m_.n_unilateral()};
     ImpactResults<double> res;
-    if (opt.mu <= 0) solve_impact(batch, res, run);
+    if (opt_.mu <= 0) {
+      Batch<double> batch(shape, good.size());
+      for (std::size_t s = 0; s < good.size(); ++s) batch.set(s, scen[good[s]]);
+      solve_impact(batch, res, run_);
+    }
     for (std::size_t s = 0; s < good.size(); ++s) {
       const std::size_t k = good[s];
       FrictionResult info;
-      if (opt.mu > 0)
-        fric[k].formulation = opt.friction == "pyramid" ? friction::Formulation::pyramid : friction::Formulation::cone;
-      const ImpactResult r = opt.mu > 0 ? obliq::impact(scen[k], fric[k], &info) : res.get(s);
+      if (opt_.mu > 0)
+        fric[k].formulation = opt_.friction == "pyramid" ? friction::Formulation::pyramid : friction::Formulation::cone;
+      const ImpactResult r = opt_.mu > 0 ? obliq::impact(scen[k], fric[k], &info) : res.get(s);
       ojson& j = text[k];
-      if (r.status != Status::ok) {
-        j["status"] = std::string("error: ") + status_reason(r.status);
+      ojson ij = io::impact_result_to_json(lines_[k].id, r);
+      if (opt_.mu > 0) io::add_friction_keys(ij, info, false);
+      if (ij.at("status") != "ok") {  // the solver's status, or a result that overflowed
+        j["status"] = ij.at("status");
         any_error = true;
         continue;
       }
-      ojson ij = io::impact_result_to_json(lines[k].id, r);
-      if (opt.mu > 0) io::add_friction_keys(ij, info, false);
+      const Eigen::MatrixXd J = model::joint_impulses(m_, lines_[k].q, lines_[k].qdot, r.qdot_plus, r.lambda);
+      if (!J.allFinite()) {
+        j = io::error_to_json(lines_[k].id, io::non_finite_result("joint_impulses"));
+        any_error = true;
+        continue;
+      }
       for (auto it = ij.begin(); it != ij.end(); ++it)
         if (it.key() != "id" && it.key() != "status") j[it.key()] = it.value();
-      const Eigen::MatrixXd J = model::joint_impulses(m, lines[k].q, lines[k].qdot, r.qdot_plus, r.lambda);
       ojson ji = ojson::array();
       for (int b = 0; b < J.rows(); ++b) ji.push_back(vector_json(J.row(b).transpose()));
       j["joint_impulses"] = std::move(ji);
     }
+    return any_error;
   }
-  for (const auto& j : text) out << io::dump_line(j) << '\n';
-  return any_error;
-}
+
+  const model::Model& m_;
+  const ModelOptions& opt_;
+  const RunOptions& run_;
+  ojson names_ = ojson::array();
+  std::vector<StateLine> lines_;
+};
 
 int list_models() {
   for (const auto& b : model::builtin_models()) std::cout << b.name << "\t" << b.description << "\n";
@@ -148,80 +208,46 @@ int list_models() {
 }
 
 int run_model(const ModelOptions& opt) {
+  const char* who = "obliq model";
   if (opt.list) return list_models();
-  if (opt.model.empty() || opt.state_file.empty()) {
-    std::cerr << "obliq model: MODEL and --state FILE are required (or --list)\n";
+  if (opt.source.model.empty() || opt.state_file.empty()) {
+    std::cerr << who << ": MODEL and --state FILE are required (or --list)\n";
     return 2;
   }
   RunOptions run;
   if (!parse_backend(opt.backend, run.backend)) {
-    std::cerr << "obliq model: unknown backend '" << opt.backend << "'\n";
+    std::cerr << who << ": unknown backend '" << opt.backend << "'\n";
     return 2;
   }
   run.threads = opt.threads;
   if (!(opt.e >= 0 && opt.e <= 1)) {
-    std::cerr << "obliq model: --e must be in [0, 1]\n";
-    return 2;
-  }
-  Eigen::Vector3d g;
-  if (!model::parse_triple(opt.gravity, g)) {
-    std::cerr << "obliq model: --gravity wants three numbers gx,gy,gz\n";
+    std::cerr << who << ": --e must be in [0, 1]\n";
     return 2;
   }
 
-  // The model: a URDF file or a built-in name; then gravity, the ground height and contacts.
+  // The model: a URDF file or a built-in name, with gravity, the ground height and contacts; then
+  // every ground row (normal +z so far) gets the floor's normal.
   model::Model m;
-  try {
-    model::ModelSpec spec;
-    spec.model = opt.model;
-    spec.free_base = opt.base == "free";
-    spec.gravity = g;
-    spec.ground = opt.ground;
-    spec.contacts = opt.contacts;
-    m = model::load_model(spec);
-    if (!opt.floor_normal.empty()) {  // every ground row (normal +z so far) gets the floor's normal
-      Eigen::Vector3d nrm;
-      if (!model::parse_triple(opt.floor_normal, nrm) || !(nrm.norm() > 0)) {
-        std::cerr << "obliq model: --floor-normal wants three numbers x,y,z, not all zero\n";
-        return 2;
-      }
-      nrm.normalize();
-      for (int r = 0; r < m.ncontacts(); ++r)
-        if (m.contact_body_b[r] == -1 && m.contact_normal[3 * r + 2] == 1.0)
-          for (int k = 0; k < 3; ++k) m.contact_normal[3 * r + k] = nrm(k);
+  if (!build_model(opt.source, m, who)) return 2;
+  if (!opt.floor_normal.empty()) {
+    Eigen::Vector3d nrm;
+    if (!model::parse_triple(opt.floor_normal, nrm) || !(nrm.norm() > 0)) {
+      std::cerr << who << ": --floor-normal wants three numbers x,y,z, not all zero\n";
+      return 2;
     }
-  } catch (const std::exception& e) {
-    std::cerr << "obliq model: " << e.what() << "\n";
-    return 2;
+    nrm.normalize();
+    for (int r = 0; r < m.ncontacts(); ++r)
+      if (m.contact_body_b[r] == -1 && m.contact_normal[3 * r + 2] == 1.0)
+        for (int k = 0; k < 3; ++k) m.contact_normal[3 * r + k] = nrm(k);
   }
 
-  std::ifstream file_in;
-  std::istream* in = open_input(opt.state_file, file_in, "obliq model");
-  if (!in) return 2;
-  std::ofstream file_out;
-  std::ostream* out = open_output(opt.output, file_out, "obliq model");
-  if (!out) return 2;
-
-  bool any_error = false;
-  long line_number = 0;
-  std::string line;
-  std::vector<StateLine> chunk;
-  while (std::getline(*in, line)) {
-    StateLine s = parse_state_line(line, ++line_number, m);
-    if (s.blank) continue;
-    chunk.push_back(std::move(s));
-    if (chunk.size() >= kChunkLines) {
-      any_error = run_chunk(m, opt, run, chunk, *out) || any_error;
-      chunk.clear();
-    }
-  }
-  if (!chunk.empty()) any_error = run_chunk(m, opt, run, chunk, *out) || any_error;
-  out->flush();
-  if (!*out) {
-    std::cerr << "obliq model: error while writing the output\n";
-    return 2;
-  }
-  return any_error ? 3 : 0;
+  StopSignals signals;
+  InputLines in;
+  if (!in.open(opt.state_file, who)) return 2;
+  OutputLines out;
+  if (!out.open(opt.output, in, who)) return 2;
+  StateBatch batch(m, opt, run);
+  return pump(in, out, batch, who);
 }
 
 }  // namespace
@@ -230,14 +256,9 @@ void register_model_command(CLI::App& app, Action& run) {
   auto opt = std::make_shared<ModelOptions>();
   CLI::App* sub = app.add_subcommand(
       "model", "Evaluate a multibody model (a .urdf file or a built-in model) at the states of FILE into scenario lines");
-  sub->add_option("MODEL", opt->model, "A .urdf file or a built-in model's name (see --list)");
+  add_model_source_options(sub, opt->source);
   sub->add_option("--state", opt->state_file, "State lines {\"id\", \"q\": [nq], \"qdot\": [nv]}; - reads standard input");
   sub->add_flag("--list", opt->list, "Name the built-in models");
-  sub->add_option("--base", opt->base, "URDF root: fixed (welded to the world, default) or free (floating base)")
-      ->check(CLI::IsMember({"fixed", "free"}));
-  sub->add_option("--contact", opt->contacts, "LINK[:x,y,z]: a point fixed in LINK's frame against the ground (repeatable)");
-  sub->add_option("--ground", opt->ground, "Height of the ground plane (normal +z), default 0");
-  sub->add_option("--gravity", opt->gravity, "gx,gy,gz (default 0,0,-9.81)");
   sub->add_flag("--impact", opt->impact, "Also solve the impact: impact keys and joint_impulses per line");
   sub->add_option("--law", opt->law, "Impact law: complementarity (default) or projection")
       ->check(CLI::IsMember({"complementarity", "projection"}));
@@ -253,7 +274,8 @@ void register_model_command(CLI::App& app, Action& run) {
   sub->add_option("--floor-normal", opt->floor_normal,
                   "x,y,z: normal of the ground plane for the ground contacts (default 0,0,1; the plane is "
                   "n . x = --ground)");
-  sub->add_option("--threads", opt->threads, "Threads for the cpu backend (default 0: all)")->check(CLI::Range(0, 1 << 16));
+  sub->add_option("--threads", opt->threads, "Threads for the cpu backend (default 0: all)")
+      ->check(CLI::Range(0, io::kMaxThreads));
   sub->add_option("-o,--output", opt->output, "Write to OUT instead of standard output");
   sub->callback([&run, opt] { run = [opt] { return run_model(*opt); }; });
 }

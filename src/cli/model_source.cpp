@@ -6,6 +6,8 @@
 #include <iostream>
 #include <sstream>
 
+#include "io/json_line.hpp"
+
 namespace obliq::cli {
 
 using io::ojson;
@@ -14,6 +16,11 @@ void add_model_source_options(CLI::App* sub, ModelSource& source) {
   sub->add_option("MODEL", source.model, "A .urdf file or a built-in model's name (see obliq model --list)");
   sub->add_option("--base", source.base, "URDF root: fixed (welded to the world, default) or free (floating base)")
       ->check(CLI::IsMember({"fixed", "free"}));
+  sub->add_option("--inertia-check", source.inertia_check,
+                  "URDF inertial checks: full (default: finite, mass >= 0, inertia positive definite and within the "
+                  "triangle inequality) or basic (finite, mass >= 0, inertia positive semi-definite: some published "
+                  "files break the full checks)")
+      ->check(CLI::IsMember({"full", "basic"}));
   sub->add_option("--contact", source.contacts, "LINK[:x,y,z]: a point fixed in LINK's frame against the ground (repeatable)");
   sub->add_option("--ground", source.ground, "Height of the ground plane (normal +z), default 0");
   sub->add_option("--gravity", source.gravity, "gx,gy,gz (default 0,0,-9.81)");
@@ -26,7 +33,8 @@ bool read_vector(const ojson& j, const char* key, int size, Eigen::VectorXd& out
     return false;
   }
   if (!it->is_array()) {
-    error = std::string("'") + key + "' must be an array";
+    error = io::is_non_finite_marker(*it) ? std::string("non-finite number in ") + key
+                                          : std::string("'") + key + "' must be an array";
     return false;
   }
   if (int(it->size()) != size) {
@@ -37,42 +45,48 @@ bool read_vector(const ojson& j, const char* key, int size, Eigen::VectorXd& out
   out.resize(size);
   for (int k = 0; k < size; ++k) {
     const ojson& x = (*it)[k];
+    if (io::is_non_finite_marker(x) || (x.is_number() && !std::isfinite(x.get<double>()))) {
+      error = std::string("non-finite number in ") + key + "[" + std::to_string(k) + "]";
+      return false;
+    }
     if (!x.is_number()) {
       error = std::string("'") + key + "' has a non-numeric entry";
       return false;
     }
     out(k) = x.get<double>();
-    if (!std::isfinite(out(k))) {
-      error = "non-finite number";
-      return false;
-    }
   }
   return true;
 }
 
-StateLine parse_state_line(std::string line, long line_number, const model::Model& m) {
+StateLine parse_state_line(const std::string& line, long line_number, const model::Model& m) {
+  io::JsonLine<ojson> parsed = io::parse_json_line<ojson>(line, line_number);
   StateLine s;
-  if (!line.empty() && line.back() == '\r') line.pop_back();
-  if (line.find_first_not_of(" \t") == std::string::npos) {
-    s.blank = true;
+  s.blank = parsed.blank;
+  s.id = std::move(parsed.id);
+  s.non_finite = parsed.non_finite;
+  if (s.blank) return s;
+  if (!parsed.error.empty()) {
+    s.error = std::move(parsed.error);
     return s;
   }
-  s.id = line_number;
-  ojson j = ojson::parse(line, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) {
+  if (!parsed.value.is_object()) {
     s.error = "not a JSON object";
     return s;
   }
-  if (j.contains("id")) s.id = j["id"];
-  s.json = j;
-  if (read_vector(j, "q", m.nq, s.q, s.error)) read_vector(j, "qdot", m.nv, s.qdot, s.error);
+  s.json = std::move(parsed.value);
+  if (read_vector(s.json, "q", m.nq, s.q, s.error)) read_vector(s.json, "qdot", m.nv, s.qdot, s.error);
   return s;
+}
+
+void reject_unread_non_finite(StateLine& s, const char* who) {
+  if (s.error.empty() && s.non_finite) s.error = std::string(io::kNonFiniteReason) + " in a key " + who + " does not use";
 }
 
 bool build_model(const ModelSource& source, model::Model& out, const char* who) {
   model::ModelSpec spec;
   spec.model = source.model;
   spec.free_base = source.base == "free";
+  spec.check_triangle = source.inertia_check == "full";
   spec.ground = source.ground;
   spec.contacts = source.contacts;
   if (!model::parse_triple(source.gravity, spec.gravity)) {

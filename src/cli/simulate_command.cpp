@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include <cmath>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -20,7 +19,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/model_source.hpp"
-#include "cli/streams.hpp"
+#include "cli/pump.hpp"
 #include "io/scenario_json.hpp"
 #include "obliq/simulator.hpp"
 
@@ -78,14 +77,17 @@ SimLine model_line(const std::string& text, long number, const model::Model& m, 
   StateLine s = parse_state_line(text, number, m);
   SimLine l;
   l.id = s.id;
-  l.error = s.error;
-  if (s.blank) l.error = "blank";
-  if (!l.error.empty()) return l;
-  l.q = s.q;
-  l.v = s.qdot;
+  if (s.blank) {
+    l.error = "blank";
+    return l;
+  }
   l.u = Eigen::VectorXd::Zero(m.nv);
-  if (s.json.contains("u") && !read_vector(s.json, "u", m.nv, l.u, l.error)) return l;
-  read_restitution(s.json, m.n_unilateral(), opt.e, l.e, l.error);
+  if (s.error.empty() && s.json.contains("u")) read_vector(s.json, "u", m.nv, l.u, s.error);
+  if (s.error.empty()) read_restitution(s.json, m.n_unilateral(), opt.e, l.e, s.error);
+  reject_unread_non_finite(s, "obliq simulate");
+  l.error = std::move(s.error);
+  l.q = std::move(s.q);
+  l.v = std::move(s.qdot);
   return l;
 }
 
@@ -198,6 +200,63 @@ bool simulate_scenarios(const std::vector<SimLine>& lines, const std::vector<std
   return any_error;
 }
 
+// The lines of one chunk (cli::pump): simulated together, their records written record by record,
+// scenarios in input order, after the chunk's bad lines' error lines.
+class SimBatch final : public LineBatch {
+ public:
+  SimBatch(const model::Model& m, bool raw, const SimulateOptions& opt, bool show)
+      : m_(m), raw_(raw), opt_(opt), show_(show) {}
+  void add(const std::string& text, long number) override {
+    SimLine l = raw_ ? scenario_line(text, number, opt_) : model_line(text, number, m_, opt_);
+    if (l.error != "blank") lines_.push_back(std::move(l));
+  }
+  void add_error(long number, const std::string& reason) override {
+    SimLine l;
+    l.id = number;
+    l.error = reason;
+    lines_.push_back(std::move(l));
+  }
+  std::size_t size() const override { return lines_.size(); }
+
+  bool flush(std::string& out) override {
+    bool any_error = false;
+    std::vector<std::size_t> good;
+    for (std::size_t k = 0; k < lines_.size(); ++k) {
+      if (lines_[k].error.empty()) good.push_back(k);
+      any_error = any_error || !lines_[k].error.empty();
+    }
+    std::vector<std::vector<std::string>> records(lines_.size());
+    if (!good.empty()) {
+      const bool f = opt_.scalar == "float";
+      bool err = false;
+      if (raw_)
+        err = f ? simulate_scenarios<float>(lines_, good, opt_, records, show_)
+                : simulate_scenarios<double>(lines_, good, opt_, records, show_);
+      else
+        err = f ? simulate_model<float>(m_, lines_, good, opt_, records, show_)
+                : simulate_model<double>(m_, lines_, good, opt_, records, show_);
+      any_error = any_error || err;
+    }
+    // Record by record, scenarios in input order; a bad line's error comes once, first.
+    std::size_t rounds = 0;
+    for (const auto& r : records) rounds = std::max(rounds, r.size());
+    for (const SimLine& l : lines_)
+      if (!l.error.empty()) (out += io::dump_line(io::error_to_json(l.id, l.error))) += '\n';
+    for (std::size_t r = 0; r < rounds; ++r)
+      for (std::size_t k = 0; k < lines_.size(); ++k)
+        if (r < records[k].size()) (out += records[k][r]) += '\n';
+    lines_.clear();
+    return any_error;
+  }
+
+ private:
+  const model::Model& m_;
+  bool raw_;
+  const SimulateOptions& opt_;
+  bool show_;
+  std::vector<SimLine> lines_;
+};
+
 int run_simulate(SimulateOptions opt) {
   const char* who = "obliq simulate";
   if (opt.source.model.empty() || opt.state_file.empty()) {
@@ -218,52 +277,13 @@ int run_simulate(SimulateOptions opt) {
   model::Model m;
   if (!raw && !build_model(opt.source, m, who)) return 2;
 
-  std::ifstream file_in;
-  std::istream* in = open_input(opt.state_file, file_in, who);
-  if (!in) return 2;
-  std::ofstream file_out;
-  std::ostream* out = open_output(opt.output, file_out, who);
-  if (!out) return 2;
-
-  std::vector<SimLine> lines;
-  std::vector<std::size_t> good;
-  std::string text;
-  long number = 0;
-  bool any_error = false;
-  while (std::getline(*in, text)) {
-    SimLine l = raw ? scenario_line(text, ++number, opt) : model_line(text, ++number, m, opt);
-    if (l.error == "blank") continue;
-    if (l.error.empty()) good.push_back(lines.size());
-    any_error = any_error || !l.error.empty();
-    lines.push_back(std::move(l));
-  }
-  std::vector<std::vector<std::string>> records(lines.size());
-  const bool show = !opt.quiet && isatty(STDERR_FILENO);
-  if (!good.empty()) {
-    const bool f = opt.scalar == "float";
-    bool err = false;
-    if (raw)
-      err = f ? simulate_scenarios<float>(lines, good, opt, records, show)
-              : simulate_scenarios<double>(lines, good, opt, records, show);
-    else
-      err = f ? simulate_model<float>(m, lines, good, opt, records, show)
-              : simulate_model<double>(m, lines, good, opt, records, show);
-    any_error = any_error || err;
-  }
-  // Record by record, scenarios in input order; a bad line's error comes once, in its place.
-  std::size_t rounds = 0;
-  for (const auto& r : records) rounds = std::max(rounds, r.size());
-  for (std::size_t k = 0; k < lines.size(); ++k)
-    if (!lines[k].error.empty()) *out << io::dump_line(io::error_to_json(lines[k].id, lines[k].error)) << '\n';
-  for (std::size_t r = 0; r < rounds; ++r)
-    for (std::size_t k = 0; k < lines.size(); ++k)
-      if (r < records[k].size()) *out << records[k][r] << '\n';
-  out->flush();
-  if (!*out) {
-    std::cerr << who << ": error while writing the output\n";
-    return 2;
-  }
-  return any_error ? 3 : 0;
+  StopSignals signals;
+  InputLines in;
+  if (!in.open(opt.state_file, who)) return 2;
+  OutputLines out;
+  if (!out.open(opt.output, in, who)) return 2;
+  SimBatch batch(m, raw, opt, !opt.quiet && isatty(STDERR_FILENO));
+  return pump(in, out, batch, who);
 }
 
 }  // namespace

@@ -1,28 +1,27 @@
 // obliq impact FILE / obliq dynamics FILE (docs/format.md): JSON Lines in, one JSON object per
 // non-blank input line out, in input order.
 //
-// The input is read in chunks (so that `obliq model ... | obliq impact -` streams and memory
-// stays bounded). Within a chunk the good lines are grouped by shape (n, m_b, m_u), each group
-// filled into one Batch<double> and solved with the chosen backend; then the chunk's lines are
-// written in input order. A bad line becomes an error line and never touches the others.
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
+// The input streams through cli::pump (src/cli/pump.hpp): lines are held in chunks (bounded in
+// lines, bytes and waiting time). Within a chunk the good lines are grouped by shape
+// (n, m_b, m_u), each group filled into one Batch<double> and solved with the chosen backend;
+// then the chunk's lines are written in input order. A bad line becomes an error line and never
+// touches the others; a group whose memory cannot be allocated is solved line by line, and a
+// line that alone cannot have it gets "error: too large (...)". Lines with friction are solved one
+// by one (docs/friction.md).
 #include <iostream>
 #include <map>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
 #include "cli/commands.hpp"
-#include "cli/streams.hpp"
+#include "cli/pump.hpp"
+#include "cpu/omp_guard.hpp"
+#include "io/limits.hpp"
 #include "io/scenario_json.hpp"
 #include "obliq/batch.hpp"
 #include "obliq/friction.hpp"
-
-#include <omp.h>
 
 namespace obliq::cli {
 namespace {
@@ -38,74 +37,124 @@ struct SolveOptions {
   int threads = 0;
 };
 
-constexpr std::size_t kChunkLines = 1 << 15;
+class ScenarioBatch final : public LineBatch {
+ public:
+  ScenarioBatch(const SolveOptions& opt, const RunOptions& run) : opt_(opt), run_(run) {}
 
-// Solves the good lines of one chunk and writes every line of it in order. Returns whether
-// any line was an error.
-bool solve_chunk(std::vector<io::ScenarioLine>& lines, const SolveOptions& opt, const RunOptions& run,
-                 std::ostream& out) {
-  std::vector<std::string> text(lines.size());
-  bool any_error = false;
-
-  // Group the good lines by shape; lines with friction (some mu > 0) are solved one by one by the
-  // core's frictional solvers on the CPU (docs/friction.md), in parallel.
-  std::map<Shape, std::vector<std::size_t>> groups;
-  std::vector<std::size_t> frictional;
-  for (std::size_t k = 0; k < lines.size(); ++k) {
-    if (!lines[k].error.empty()) {
-      text[k] = io::dump_line(io::error_to_json(lines[k].id, lines[k].error));
-      any_error = true;
-    } else if (lines[k].friction) {
-      frictional.push_back(k);
-    } else {
-      groups[lines[k].scenario.shape()].push_back(k);
-    }
+  void add(const std::string& line, long number) override {
+    io::ScenarioLine parsed = io::parse_scenario_line(line, number, opt_.dynamics ? io::Use::dynamics : io::Use::impact);
+    if (!parsed.blank) lines_.push_back(std::move(parsed));
   }
-  bool friction_error = false;
-#pragma omp parallel for schedule(dynamic) num_threads(run.threads > 0 ? run.threads : omp_get_max_threads()) \
-    reduction(|| : friction_error)
-  for (std::size_t t = 0; t < frictional.size(); ++t) {
-    io::ScenarioLine& line = lines[frictional[t]];
-    Friction& f = *line.friction;
-    f.formulation = opt.friction == "pyramid" ? friction::Formulation::pyramid : friction::Formulation::cone;
-    f.directions = opt.facets;
-    f.lcp_solver = run.lcp_solver;
-    FrictionResult info;
-    io::ojson j = opt.dynamics ? io::dynamics_result_to_json(line.id, obliq::dynamics(line.scenario, f, &info))
-                               : io::impact_result_to_json(line.id, obliq::impact(line.scenario, f, &info));
-    io::add_friction_keys(j, info, opt.dynamics);
-    friction_error = friction_error || j.at("status") != "ok";
-    text[frictional[t]] = io::dump_line(j);
+  void add_error(long number, const std::string& reason) override {
+    io::ScenarioLine l;
+    l.id = number;
+    l.error = reason;
+    lines_.push_back(std::move(l));
   }
-  any_error = any_error || friction_error;
+  std::size_t size() const override { return lines_.size(); }
 
-  for (const auto& [shape, members] : groups) {
-    Batch<double> batch(shape, members.size());
-    for (std::size_t s = 0; s < members.size(); ++s) batch.set(s, lines[members[s]].scenario);
-    if (opt.dynamics) {
-      DynamicsResults<double> res;
-      solve_dynamics(batch, res, run);
-      for (std::size_t s = 0; s < members.size(); ++s) {
-        const io::ojson j = io::dynamics_result_to_json(lines[members[s]].id, res.get(s));
-        any_error = any_error || j.at("status") != "ok";
-        text[members[s]] = io::dump_line(j);
+  bool flush(std::string& out) override {
+    std::vector<std::string> text(lines_.size());
+    bool any_error = false;
+    // The good lines by shape; lines with friction (some mu > 0) are solved one by one by the
+    // core's frictional solvers on the CPU (docs/friction.md), in parallel.
+    std::map<Shape, std::vector<std::size_t>> groups;
+    std::vector<std::size_t> frictional;
+    for (std::size_t k = 0; k < lines_.size(); ++k) {
+      if (!lines_[k].error.empty()) {
+        text[k] = io::dump_line(io::error_to_json(lines_[k].id, lines_[k].error));
+        any_error = true;
+      } else if (lines_[k].friction) {
+        frictional.push_back(k);
+      } else {
+        groups[lines_[k].scenario.shape()].push_back(k);
       }
+    }
+    for (const auto& [shape, members] : groups) {
+      try {
+        any_error = solve_group(shape, members, text) || any_error;
+      } catch (const std::bad_alloc&) {  // one line at a time; a line that alone fails is too large
+        for (std::size_t k : members) {
+          try {
+            any_error = solve_group(shape, {k}, text) || any_error;
+          } catch (const std::bad_alloc&) {
+            text[k] = io::dump_line(io::error_to_json(lines_[k].id, too_large(shape)));
+            any_error = true;
+          }
+        }
+      }
+    }
+    any_error = solve_frictional(frictional, text) || any_error;
+    for (const auto& t : text) (out += t) += '\n';
+    lines_.clear();
+    return any_error;
+  }
+
+ private:
+  static std::string too_large(Shape shape) {
+    return "too large (n = " + std::to_string(shape.n) + ", m_b = " + std::to_string(shape.m_b) +
+           ", m_u = " + std::to_string(shape.m_u) + ": its memory cannot be allocated)";
+  }
+
+  // Solves the frictional lines `members` one by one over OpenMP threads into text; a line whose
+  // memory cannot be allocated is "too large", and no exception crosses the region
+  // (cpu/omp_guard.hpp: any other one is rethrown after it).
+  bool solve_frictional(const std::vector<std::size_t>& members, std::vector<std::string>& text) {
+    bool any_error = false;
+    cpu::OmpGuard guard;
+    const long long count = static_cast<long long>(members.size());
+#pragma omp parallel for schedule(dynamic) num_threads(cpu::thread_count(run_.threads)) reduction(|| : any_error)
+    for (long long t = 0; t < count; ++t) {
+      guard.run([&] {
+        io::ScenarioLine& line = lines_[members[std::size_t(t)]];
+        io::ojson j;
+        try {
+          Friction& f = *line.friction;
+          f.formulation = opt_.friction == "pyramid" ? friction::Formulation::pyramid : friction::Formulation::cone;
+          f.directions = opt_.facets;
+          f.lcp_solver = run_.lcp_solver;
+          FrictionResult info;
+          j = opt_.dynamics ? io::dynamics_result_to_json(line.id, obliq::dynamics(line.scenario, f, &info))
+                            : io::impact_result_to_json(line.id, obliq::impact(line.scenario, f, &info));
+          io::add_friction_keys(j, info, opt_.dynamics);
+        } catch (const std::bad_alloc&) {
+          j = io::error_to_json(line.id, too_large(line.scenario.shape()));
+        }
+        any_error = any_error || j.at("status") != "ok";
+        text[members[std::size_t(t)]] = io::dump_line(j);
+      });
+    }
+    guard.rethrow();
+    return any_error;
+  }
+
+  // Solves lines `members` (all of shape `shape`) into text. Throws std::bad_alloc.
+  bool solve_group(Shape shape, const std::vector<std::size_t>& members, std::vector<std::string>& text) {
+    bool any_error = false;
+    Batch<double> batch(shape, members.size());
+    for (std::size_t s = 0; s < members.size(); ++s) batch.set(s, lines_[members[s]].scenario);
+    const auto write = [&](std::size_t s, const io::ojson& j) {
+      any_error = any_error || j.at("status") != "ok";
+      text[members[s]] = io::dump_line(j);
+    };
+    if (opt_.dynamics) {
+      DynamicsResults<double> res;
+      solve_dynamics(batch, res, run_);
+      for (std::size_t s = 0; s < members.size(); ++s)
+        write(s, io::dynamics_result_to_json(lines_[members[s]].id, res.get(s)));
     } else {
       ImpactResults<double> res;
-      solve_impact(batch, res, run);
-      for (std::size_t s = 0; s < members.size(); ++s) {
-        const io::ojson j = io::impact_result_to_json(lines[members[s]].id, res.get(s));
-        any_error = any_error || j.at("status") != "ok";
-        text[members[s]] = io::dump_line(j);
-      }
+      solve_impact(batch, res, run_);
+      for (std::size_t s = 0; s < members.size(); ++s)
+        write(s, io::impact_result_to_json(lines_[members[s]].id, res.get(s)));
     }
+    return any_error;
   }
 
-  for (const auto& t : text) {
-    out << t << '\n';
-  }
-  return any_error;
-}
+  const SolveOptions& opt_;
+  const RunOptions& run_;
+  std::vector<io::ScenarioLine> lines_;
+};
 
 int run_solve(const SolveOptions& opt) {
   RunOptions run;
@@ -117,44 +166,14 @@ int run_solve(const SolveOptions& opt) {
   for (lcp::Solver s : {lcp::Solver::lemke, lcp::Solver::pivot, lcp::Solver::pgs, lcp::Solver::enumerate,
                         lcp::Solver::automatic})
     if (opt.lcp_solver == lcp::solver_name(s)) run.lcp_solver = s;
-  std::ios::sync_with_stdio(false);  // only iostreams are used below
 
-  // Input: a file or standard input; output: standard output or -o OUT.
-  std::ifstream file_in;
-  std::istream* in = open_input(opt.file, file_in, "obliq");
-  if (!in) return 2;
-  std::ofstream file_out;
-  std::ostream* out = open_output(opt.output, file_out, "obliq");
-  if (!out) return 2;
-
-  const io::Use use = opt.dynamics ? io::Use::dynamics : io::Use::impact;
-  bool any_error = false;
-  long line_number = 0;
-  std::string line;
-  std::vector<io::ScenarioLine> chunk;
-  chunk.reserve(1024);
-  while (std::getline(*in, line)) {
-    ++line_number;
-    io::ScenarioLine parsed = io::parse_scenario_line(line, line_number, use);
-    if (parsed.blank) continue;  // counted, not written
-    chunk.push_back(std::move(parsed));
-    if (chunk.size() >= kChunkLines) {
-      any_error = solve_chunk(chunk, opt, run, *out) || any_error;
-      chunk.clear();
-    }
-  }
-  if (in->bad()) {
-    std::cerr << "obliq: error while reading '" << opt.file << "'\n";
-    return 2;
-  }
-  if (!chunk.empty()) any_error = solve_chunk(chunk, opt, run, *out) || any_error;
-
-  out->flush();
-  if (!*out) {
-    std::cerr << "obliq: error while writing '" << (opt.output.empty() ? "-" : opt.output) << "'\n";
-    return 2;
-  }
-  return any_error ? 3 : 0;
+  StopSignals signals;
+  InputLines in;
+  if (!in.open(opt.file, "obliq")) return 2;
+  OutputLines out;
+  if (!out.open(opt.output, in, "obliq")) return 2;
+  ScenarioBatch batch(opt, run);
+  return pump(in, out, batch, "obliq");
 }
 
 void add_solve_command(CLI::App& app, Action& run, bool dynamics) {
@@ -170,7 +189,7 @@ void add_solve_command(CLI::App& app, Action& run, bool dynamics) {
   sub->add_option("--backend", opt->backend, "Solver backend: cpu, reference or cuda (default cpu)")
       ->check(CLI::IsMember({"cpu", "reference", "cuda"}));
   sub->add_option("--threads", opt->threads, "Threads for the cpu backend (default 0: all hardware threads)")
-      ->check(CLI::Range(0, 1 << 16));
+      ->check(CLI::Range(0, io::kMaxThreads));
   sub->add_option("--lcp-solver", opt->lcp_solver,
                   "LCP method of the complementarity law (cpu backend): lemke (default: exact for the PSD contact "
                   "LCP, its ray proves infeasibility), pivot (P-matrices: independent contacts), pgs (iterative), "

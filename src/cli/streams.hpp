@@ -1,41 +1,73 @@
-// src/cli/streams.hpp: the input file (or standard input for "-") and the output file (or
-// standard output for "" and "-") of a subcommand, with the misuse messages of docs/format.md's exit 2.
+// src/cli/streams.hpp: the input and output of a streaming subcommand (impact, dynamics, model,
+// lcp), on file descriptors so that nothing is lost:
+// - InputLines reads physical lines of at most io::kMaxLineBytes (a longer one is read to its
+//   end and reported as too long), notices an idle input (a slow producer: the caller flushes),
+//   and stops at SIGINT/SIGTERM;
+// - OutputLines writes whole lines only and reports a failed write (closed pipe, full disk) at
+//   once; it refuses an output that is the input file (same device and inode), before truncating;
+// - StopSignals turns the first SIGINT/SIGTERM into a flag (a second one ends the process).
+// Misuse messages have docs/format.md's form "<who>: cannot read|write '<path>': <reason>" (exit 2).
 #pragma once
 
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <iostream>
+#include <chrono>
+#include <csignal>
 #include <string>
 
 namespace obliq::cli {
 
-// Returns the stream to read, or nullptr after "<who>: cannot read '<path>': <reason>".
-inline std::istream* open_input(const std::string& path, std::ifstream& file, const char* who) {
-  if (path == "-") return &std::cin;
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    std::cerr << who << ": cannot read '" << path << "': is a directory\n";
-    return nullptr;
-  }
-  file.open(path, std::ios::binary);
-  if (!file) {
-    std::cerr << who << ": cannot read '" << path << "': " << std::strerror(errno) << "\n";
-    return nullptr;
-  }
-  return &file;
-}
+// SIGINT and SIGTERM while a command streams: the first sets the flag (the command finishes the
+// lines it has read, writes them and exits 128 + signal: 130 or 143); SIGPIPE is ignored, so
+// that a closed pipe is a write error with a message.
+class StopSignals {
+ public:
+  StopSignals();
+  ~StopSignals();
+  static int received();  // 0, SIGINT or SIGTERM
+  static int exit_code() { return 128 + received(); }
+};
 
-// Returns the stream to write, or nullptr after "<who>: cannot write '<path>': <reason>".
-inline std::ostream* open_output(const std::string& path, std::ofstream& file, const char* who) {
-  if (path.empty() || path == "-") return &std::cout;
-  file.open(path, std::ios::binary | std::ios::trunc);
-  if (!file) {
-    std::cerr << who << ": cannot write '" << path << "': " << std::strerror(errno) << "\n";
-    return nullptr;
-  }
-  return &file;
-}
+class InputLines {
+ public:
+  enum class Event { line, too_long, idle, end, stopped, error };
+
+  // "-": standard input. Returns false after the misuse message.
+  bool open(const std::string& path, const char* who);
+  ~InputLines();
+
+  // The next physical line (without '\n'), numbered from 1. `idle_deadline`: when no complete
+  // line is buffered and no input arrives by then, returns idle (time_point::max(): wait).
+  Event next(std::string& line, std::chrono::steady_clock::time_point idle_deadline);
+  // Gives a line back: the next call returns it again (with the same number).
+  void unread(std::string line);
+  long line_number() const { return number_; }
+  const std::string& error() const { return error_; }  // after Event::error
+  int fd() const { return fd_; }
+
+ private:
+  bool fill(std::chrono::steady_clock::time_point deadline, Event& why);
+  int fd_ = -1;
+  bool own_ = false;
+  bool eof_ = false;
+  std::string buf_;       // bytes read, not yet returned
+  std::size_t pos_ = 0;   // start of the unreturned bytes in buf_
+  long number_ = 0;
+  bool have_unread_ = false;
+  std::string unread_;
+  std::string path_, error_;
+};
+
+class OutputLines {
+ public:
+  // "" or "-": standard output. Refuses the input file itself. Returns false after the message.
+  bool open(const std::string& path, const InputLines& input, const char* who);
+  ~OutputLines();
+  // Writes `text` (whole lines) now; false after "<who>: cannot write '<path>': <reason>".
+  bool write(const std::string& text);
+
+ private:
+  int fd_ = -1;
+  bool own_ = false;
+  std::string path_, who_;
+};
 
 }  // namespace obliq::cli

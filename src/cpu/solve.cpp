@@ -3,9 +3,11 @@
 // reference; the cuda backend is forwarded to cuda/ when this build has it.
 #include <omp.h>
 
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
+#include "cpu/omp_guard.hpp"
 #include "cpu/scenario_views.hpp"
 #include "obliq/batch.hpp"
 #include "obliq/core/mechanics/dynamics.hpp"
@@ -18,8 +20,6 @@
 namespace obliq {
 namespace {
 
-int thread_count(const RunOptions& opt) { return opt.threads > 0 ? opt.threads : omp_get_max_threads(); }
-
 [[noreturn]] void no_cuda() {
   throw std::runtime_error("this build of obliq has no CUDA backend (nvcc was not found at configure time)");
 }
@@ -27,22 +27,30 @@ int thread_count(const RunOptions& opt) { return opt.threads > 0 ? opt.threads :
 }  // namespace
 
 // One scenario after another through the per-scenario core (`core(s, arena)`, one scratch
-// arena per thread) or the reference (`reference(s)`), over OpenMP threads.
+// arena per thread) or the reference (`reference(s)`), over OpenMP threads. The scratch is
+// allocated before the region, so that a size that cannot be had throws std::bad_alloc here, in
+// the calling thread; an exception inside the region is rethrown after it (cpu/omp_guard.hpp).
 template <class CoreFn, class RefFn>
 void map_scenarios(std::size_t count, const RunOptions& opt, std::size_t workspace, CoreFn core, RefFn reference) {
   const long long n = static_cast<long long>(count);
+  const int threads = cpu::thread_count(opt.threads);
+  cpu::OmpGuard guard;
   if (opt.backend == Backend::reference) {
-#pragma omp parallel for schedule(dynamic, 16) num_threads(thread_count(opt))
-    for (long long s = 0; s < n; ++s) reference(s);
+#pragma omp parallel for schedule(dynamic, 16) num_threads(threads)
+    for (long long s = 0; s < n; ++s) guard.run([&] { reference(s); });
+    guard.rethrow();
     return;
   }
-#pragma omp parallel num_threads(thread_count(opt))
+  const std::size_t bytes = workspace * sizeof(double) + 64;
+  std::vector<std::unique_ptr<unsigned char[]>> scratch(static_cast<std::size_t>(threads));
+  for (auto& b : scratch) b.reset(new unsigned char[bytes]);  // not touched here: first touch per thread
+#pragma omp parallel num_threads(threads)
   {
-    std::vector<unsigned char> bytes(workspace * sizeof(double) + 64);  // per-thread scratch
-    void* base = bytes.data();
+    void* base = scratch[std::size_t(omp_get_thread_num())].get();
 #pragma omp for schedule(static)
-    for (long long s = 0; s < n; ++s) core(s, base);
+    for (long long s = 0; s < n; ++s) guard.run([&] { core(s, base); });
   }
+  guard.rethrow();
 }
 
 template <class T> void solve_impact(const Batch<T>& in, ImpactResults<T>& out, const RunOptions& opt) {

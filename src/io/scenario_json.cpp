@@ -1,17 +1,15 @@
 // io/scenario_json.cpp: scenario lines in, result lines out (docs/format.md).
 #include "io/scenario_json.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
+#include "io/json_line.hpp"
+#include "io/limits.hpp"
+
 namespace obliq::io {
 namespace {
-
-// Stands in for a non-finite literal after parse_marking_non_finite (a string no JSON number
-// can be, with a control character no real key value is likely to hold).
-constexpr const char* kNonFiniteMarker = "\x01non-finite";
-constexpr const char* kNonFiniteMarkerEscaped = "\\u0001non-finite";
-constexpr const char* kNonFiniteReason = "non-finite number (NaN, Infinity or a literal that overflows a double)";
 
 // "a number", "an array", ... for messages.
 std::string a_type(const char* type_name) {
@@ -27,9 +25,7 @@ template <class J> std::string short_text(const J& v) {
   return s;
 }
 
-template <class J> bool is_marker(const J& v) {
-  return v.is_string() && v.template get_ref<const std::string&>() == kNonFiniteMarker;
-}
+template <class J> bool is_marker(const J& v) { return is_non_finite_marker(v); }
 
 // Reads the keys of one scenario object; every function returns "" or the reason.
 template <class J> struct Reader {
@@ -120,7 +116,16 @@ template <class J> std::string read_scenario(const J& j, Use use, Scenario& s) {
   if (is_marker(*M)) return "non-finite number in M";
   if (!M->is_array()) return "M: expected an n x n array of rows, got " + a_type(M->type_name());
   if (M->empty()) return "bad shape: M is empty (n must be at least 1)";
-  const int n = int(M->size());
+  const int n = int(std::min<std::size_t>(M->size(), std::size_t(kMaxDofs) + 1));
+  if (n > kMaxDofs)
+    return "too large (n = " + std::to_string(M->size()) + " from M; at most " + std::to_string(kMaxDofs) + ")";
+  const auto rows_in = [&](const char* key) {
+    const J* v = rd.find(key);
+    return v && v->is_array() ? v->size() : std::size_t(0);
+  };
+  if (const std::size_t rows = rows_in("A_b") + rows_in("A_u"); rows > std::size_t(kMaxRows))
+    return "too large (m_b + m_u = " + std::to_string(rows) + " rows in A_b and A_u; at most " +
+           std::to_string(kMaxRows) + ")";
   const std::string n_from = "n = " + std::to_string(n) + " from M";
   if (auto r = rd.matrix("M", n, n_from.c_str(), true, s.M); !r.empty()) return r;
   if (auto r = rd.vector("qdot", n, n_from.c_str(), true, s.qdot); !r.empty()) return r;
@@ -262,112 +267,30 @@ template <class V> nlohmann::json plain_array_of(const V& v) {
   return a;
 }
 
-bool is_blank(std::string_view line) {
-  for (char c : line)
-    if (c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '\f' && c != '\v') return false;
-  return true;
-}
-
-// Case-insensitive prefix test for the non-finite literals JSON does not have.
-bool starts_non_finite(std::string_view rest) {
-  auto lower = [](char c) { return char(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); };
-  for (std::string_view word : {"nan", "inf"}) {
-    if (rest.size() < word.size()) continue;
-    bool same = true;
-    for (std::size_t i = 0; i < word.size(); ++i) same = same && lower(rest[i]) == word[i];
-    if (same) return true;
-  }
-  return false;
-}
-
-// JSON has no NaN or Infinity and nlohmann rejects a literal that overflows a double (1e999).
-// So that the error can name the key and the id can still be echoed, each such literal is
-// replaced by a marker string and the line parsed again; number() reports the marker as a
-// non-finite number. Returns false for a line that is not valid JSON for any other reason.
-bool parse_marking_non_finite(std::string text, ojson& j, bool& had_non_finite, std::string& syntax_error) {
-  auto is_alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); };
-  auto in_number = [&](char c) { return is_alnum(c) || c == '.' || c == '+' || c == '-'; };
-  const std::string marker = std::string("\"") + kNonFiniteMarkerEscaped + "\"";
-  for (int attempt = 0; attempt < 1000; ++attempt) {
-    std::size_t start = 0, end = 0;
-    try {
-      j = ojson::parse(text);
-      return true;
-    } catch (const nlohmann::json::parse_error& e) {
-      // The error points into the offending token: back up to its start (and a sign).
-      std::size_t at = e.byte > 0 ? std::min<std::size_t>(e.byte - 1, text.size()) : 0;
-      start = at;
-      while (start > 0 && is_alnum(text[start - 1])) --start;
-      if (start >= text.size() || !starts_non_finite(std::string_view(text).substr(start))) {
-        std::string what = e.what();
-        const std::string tag = "parse error at line 1, ";
-        if (auto p = what.find(tag); p != std::string::npos) what = what.substr(p + tag.size());
-        syntax_error = what;
-        return false;
-      }
-      if (start > 0 && (text[start - 1] == '-' || text[start - 1] == '+')) --start;
-      end = start;
-      while (end < text.size() && (is_alnum(text[end]) || (end == start && (text[end] == '-' || text[end] == '+')))) ++end;
-    } catch (const nlohmann::json::out_of_range& e) {
-      // "number overflow parsing '1e999'": find that literal as a whole token.
-      std::string what = e.what();
-      const auto q1 = what.find('\''), q2 = what.rfind('\'');
-      if (q1 == std::string::npos || q2 <= q1) {
-        syntax_error = what;
-        return false;
-      }
-      const std::string literal = what.substr(q1 + 1, q2 - q1 - 1);
-      std::size_t p = 0;
-      for (p = text.find(literal); p != std::string::npos; p = text.find(literal, p + 1)) {
-        const bool left = p == 0 || !in_number(text[p - 1]);
-        const bool right = p + literal.size() >= text.size() || !in_number(text[p + literal.size()]);
-        if (left && right) break;
-      }
-      if (p == std::string::npos) {
-        had_non_finite = true;  // the literal overflowed, but it cannot be located
-        return false;
-      }
-      start = p;
-      end = p + literal.size();
-    } catch (const std::exception& e) {
-      syntax_error = e.what();
-      return false;
-    }
-    text.replace(start, end - start, marker);
-    had_non_finite = true;
-  }
-  return false;
-}
-
 }  // namespace
 
 std::string scenario_from_json(const nlohmann::json& j, Use use, Scenario& out) { return read_scenario(j, use, out); }
 std::string scenario_from_json(const ojson& j, Use use, Scenario& out) { return read_scenario(j, use, out); }
 
 ScenarioLine parse_scenario_line(std::string_view line, long line_number, Use use) {
+  JsonLine<ojson> parsed = parse_json_line<ojson>(line, line_number);
   ScenarioLine out;
-  while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.remove_suffix(1);
-  if (is_blank(line)) {
-    out.blank = true;
+  out.blank = parsed.blank;
+  out.id = std::move(parsed.id);
+  if (parsed.blank) return out;
+  if (!parsed.error.empty()) {
+    out.error = std::move(parsed.error);
     return out;
   }
-  out.id = line_number;
-  ojson j;
-  bool had_non_finite = false;
-  std::string syntax_error;
-  if (!parse_marking_non_finite(std::string(line), j, had_non_finite, syntax_error)) {
-    out.error = had_non_finite ? std::string(kNonFiniteReason) : "not a JSON object (invalid JSON: " + syntax_error + ")";
-    return out;
-  }
+  const ojson& j = parsed.value;
   if (!j.is_object()) {
-    out.error = had_non_finite ? std::string(kNonFiniteReason) : "not a JSON object (got " + a_type(j.type_name()) + ")";
+    out.error = parsed.non_finite ? std::string(kNonFiniteReason) : "not a JSON object (got " + a_type(j.type_name()) + ")";
     return out;
   }
-  if (auto it = j.find("id"); it != j.end() && !is_marker(*it)) out.id = *it;
   out.error = read_scenario(j, use, out.scenario);
   if (out.error.empty()) out.error = read_friction(j, out.scenario, use, out.friction);
   // A non-finite literal in a key this command ignores still makes the line invalid JSON.
-  if (had_non_finite && out.error.empty()) out.error = std::string(kNonFiniteReason) + " in a key this command does not use";
+  if (parsed.non_finite && out.error.empty()) out.error = std::string(kNonFiniteReason) + " in a key this command does not use";
   return out;
 }
 
@@ -391,14 +314,18 @@ nlohmann::json scenario_to_json(const Scenario& s) {
 }
 
 // An ok result whose numbers overflowed (inputs near the limits of double) cannot be written
-// so that it reads back: JSON has no Infinity. It becomes an error line instead.
-constexpr const char* kNonFiniteResult = "non-finite result (the inputs overflow double precision)";
+// so that it reads back: JSON has no Infinity. It becomes an error line naming the quantity.
+std::string non_finite_result(const char* quantity) {
+  return std::string("non-finite result: ") + quantity + " overflows double precision";
+}
 
 ojson impact_result_to_json(const ojson& id, const ImpactResult& r) {
   if (r.status != Status::ok) return error_to_json(id, status_reason(r.status));
-  if (!r.qdot_plus.allFinite() || !r.impulse.allFinite() || !r.lambda.allFinite() ||
-      !std::isfinite(r.kinetic_energy_pre) || !std::isfinite(r.kinetic_energy_post))
-    return error_to_json(id, kNonFiniteResult);
+  if (!r.qdot_plus.allFinite()) return error_to_json(id, non_finite_result("qdot_plus"));
+  if (!r.impulse.allFinite()) return error_to_json(id, non_finite_result("impulse"));
+  if (!r.lambda.allFinite()) return error_to_json(id, non_finite_result("lambda"));
+  if (!std::isfinite(r.kinetic_energy_pre)) return error_to_json(id, non_finite_result("kinetic_energy_pre"));
+  if (!std::isfinite(r.kinetic_energy_post)) return error_to_json(id, non_finite_result("kinetic_energy_post"));
   ojson j;
   j["id"] = id;
   j["status"] = "ok";
@@ -414,7 +341,8 @@ ojson impact_result_to_json(const ojson& id, const ImpactResult& r) {
 
 ojson dynamics_result_to_json(const ojson& id, const DynamicsResult& r) {
   if (r.status != Status::ok) return error_to_json(id, status_reason(r.status));
-  if (!r.qddot.allFinite() || !r.lambda.allFinite()) return error_to_json(id, kNonFiniteResult);
+  if (!r.qddot.allFinite()) return error_to_json(id, non_finite_result("qddot"));
+  if (!r.lambda.allFinite()) return error_to_json(id, non_finite_result("lambda"));
   ojson j;
   j["id"] = id;
   j["status"] = "ok";
@@ -426,6 +354,10 @@ ojson dynamics_result_to_json(const ojson& id, const DynamicsResult& r) {
 
 void add_friction_keys(ojson& j, const FrictionResult& f, bool dynamics) {
   if (j.at("status") != "ok") return;
+  if (!f.lambda_t.allFinite() || !std::isfinite(f.residual)) {
+    j = error_to_json(j.at("id"), non_finite_result(f.lambda_t.allFinite() ? "friction residual" : "lambda_t"));
+    return;
+  }
   j["lambda_t"] = array_of(f.lambda_t);
   if (dynamics) j["sliding"] = array_of(f.sliding);
   j["friction"] = {{"method", f.method}, {"iterations", f.iterations}, {"residual", f.residual}};

@@ -54,10 +54,14 @@ ojson impact_result_to_json(const ojson& id, const ImpactResult& r);
 ojson dynamics_result_to_json(const ojson& id, const DynamicsResult& r);
 ojson error_to_json(const ojson& id, const std::string& reason);
 // The friction keys of an ok result line: lambda_t, sliding (dynamics), friction {method,
-// iterations, residual} (docs/friction.md); nothing on an error line.
+// iterations, residual} (docs/friction.md); nothing on an error line. A non-finite lambda_t or
+// residual turns the ok line into an error line (non_finite_result).
 void add_friction_keys(ojson& j, const FrictionResult& f, bool dynamics);
 // The friction keys of a scenario line (mu, dim, A_t, Adot_qdot_t), for the model layer.
 void add_friction_json(nlohmann::json& j, const Friction& f);
+// The reason of an ok result whose `quantity` is not finite: "non-finite result: h overflows
+// double precision". Every writer checks each number of an ok line (no null is ever written).
+std::string non_finite_result(const char* quantity);
 
 // One output line: compact JSON whose numbers read back to the same double, no newline.
 // Invalid UTF-8 in strings is replaced, never thrown.

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <string>
 
+#include "io/json_line.hpp"
+#include "io/limits.hpp"
 #include "obliq/lcp.hpp"
 
 namespace obliq {
@@ -18,6 +20,7 @@ std::string a_type(const json& v) {
 
 // One finite number; returns "" or the reason.
 std::string number(const json& v, const std::string& where, double& out) {
+  if (io::is_non_finite_marker(v)) return std::string(status_reason(Status::non_finite)) + " in " + where;
   if (!v.is_number()) return where + ": not a number (got " + a_type(v) + ")";
   out = v.get<double>();
   if (!std::isfinite(out)) return std::string(status_reason(Status::non_finite)) + " in " + where;
@@ -28,7 +31,10 @@ std::string read_problem(const json& j, LcpProblem& p) {
   if (!j.is_object()) return "not a JSON object (got " + a_type(j) + ")";
   const auto M = j.find("M");
   if (M == j.end()) return "missing required key \"M\"";
+  if (io::is_non_finite_marker(*M)) return std::string(status_reason(Status::non_finite)) + " in M";
   if (!M->is_array()) return "M: expected an m x m array of rows, got " + a_type(*M);
+  if (M->size() > std::size_t(io::kMaxLcpSize))
+    return "too large (m = " + std::to_string(M->size()) + " from M; at most " + std::to_string(io::kMaxLcpSize) + ")";
   const int m = int(M->size());
   p.m = m;
   p.M.assign(std::size_t(m) * std::size_t(m), 0.0);
@@ -80,27 +86,30 @@ std::optional<LcpSolver> parse_lcp_solver(std::string_view name) {
 }
 
 LcpLine parse_lcp_json_line(std::string_view line, long line_number) {
+  io::JsonLine<json> parsed = io::parse_json_line<json>(line, line_number);
   LcpLine out;
-  out.id = line_number;
-  json j;
-  try {
-    j = json::parse(line.begin(), line.end());
-  } catch (const json::parse_error& e) {
-    out.error = "not a JSON object (parse error at byte " + std::to_string(e.byte) + ")";
-    return out;
-  } catch (const std::exception& e) {
-    out.error = std::string("not a JSON object (") + e.what() + ")";
+  out.id = std::move(parsed.id);
+  if (!parsed.error.empty()) {
+    out.error = std::move(parsed.error);
     return out;
   }
-  if (j.is_object()) {
-    const auto id = j.find("id");
-    if (id != j.end()) out.id = *id;
-  }
-  out.error = read_problem(j, out.problem);
+  out.error = read_problem(parsed.value, out.problem);
+  // A non-finite literal in a key obliq lcp does not read still makes the line invalid JSON.
+  if (parsed.non_finite && out.error.empty()) out.error = std::string(io::kNonFiniteReason) + " in a key obliq lcp does not use";
   return out;
 }
 
 json lcp_result_json(const json& id, const LcpSolution& s) {
+  // An ok answer whose numbers overflowed cannot be written (JSON has no Infinity): an error.
+  const auto finite = [](const std::vector<double>& v) {
+    for (double x : v)
+      if (!std::isfinite(x)) return false;
+    return true;
+  };
+  if (s.status == Status::ok && !finite(s.z)) return lcp_error_json(id, "non-finite result: z overflows double precision");
+  if (s.status == Status::ok && !finite(s.w)) return lcp_error_json(id, "non-finite result: w overflows double precision");
+  if (s.status == Status::ok && !std::isfinite(s.residual))
+    return lcp_error_json(id, "non-finite result: residual overflows double precision");
   json o = json::object();
   o["id"] = id;
   o["status"] = s.status == Status::ok ? std::string("ok") : std::string("error: ") + status_reason(s.status);
@@ -109,10 +118,7 @@ json lcp_result_json(const json& id, const LcpSolution& s) {
     o["w"] = numbers(s.w);
   }
   o["iterations"] = s.iterations;
-  if (std::isfinite(s.residual))
-    o["residual"] = s.residual;
-  else
-    o["residual"] = nullptr;
+  if (std::isfinite(s.residual)) o["residual"] = s.residual;  // left out when not finite (never null)
   o["solver"] = lcp::solver_name(s.solver);
   return o;
 }

@@ -17,6 +17,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "io/limits.hpp"
 #include "obliq/lcp.hpp"
 
 namespace obliq {
@@ -49,11 +50,13 @@ struct Tokens {
   }
 };
 
-constexpr long max_size = 1 << 14;
+constexpr long max_size = io::kMaxLcpSize;  // io/limits.hpp
 
 void check_size(long v, const std::string& item) {
-  if (v < 0 || v > max_size)
-    throw std::runtime_error("Siconos LCP file: " + item + " = " + std::to_string(v) + " out of range");
+  if (v < 0) throw std::runtime_error("Siconos LCP file: " + item + " = " + std::to_string(v) + " is negative");
+  if (v > max_size)
+    throw std::runtime_error("Siconos LCP file: too large (" + item + " = " + std::to_string(v) + "; at most " +
+                             std::to_string(max_size) + ")");
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "cpu/omp_guard.hpp"
 #include "obliq/lcp.hpp"
 
 namespace obliq {
@@ -50,13 +51,15 @@ LcpSolution solve_lcp(const LcpProblem& problem, const LcpOptions& options) {
 std::vector<LcpSolution> solve_lcp_batch(const std::vector<LcpProblem>& problems, const LcpOptions& options) {
   std::vector<LcpSolution> out(problems.size());
   const long n = long(problems.size());
-  const int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
-#pragma omp parallel num_threads(threads)
+  cpu::OmpGuard guard;  // a scratch that cannot be grown throws after the region, never inside
+#pragma omp parallel num_threads(cpu::thread_count(options.threads))
   {
     std::vector<double> scratch;  // per thread, grown to the largest m it meets
 #pragma omp for schedule(dynamic, 16)
-    for (long i = 0; i < n; ++i) out[std::size_t(i)] = solve_one(problems[std::size_t(i)], options, scratch);
+    for (long i = 0; i < n; ++i)
+      guard.run([&] { out[std::size_t(i)] = solve_one(problems[std::size_t(i)], options, scratch); });
   }
+  guard.rethrow();
   return out;
 }
 

@@ -32,7 +32,7 @@ bool parse_triple(const std::string& text, Eigen::Vector3d& out) {
 }
 
 Model load_model(const ModelSpec& spec) {
-  Model m = ends_with(spec.model, ".urdf") || ends_with(spec.model, ".xml") ? load_urdf(spec.model, spec.free_base)
+  Model m = ends_with(spec.model, ".urdf") || ends_with(spec.model, ".xml") ? load_urdf(spec.model, spec.free_base, spec.check_triangle)
                                                                             : builtin_model(spec.model);
   for (int k = 0; k < 3; ++k) m.gravity[k] = spec.gravity(k);
   for (int r = 0; r < m.ncontacts(); ++r)  // built-in ground rows sit on the plane z = ground

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "cpu/omp_guard.hpp"
 #include "obliq/model/contact_rows.hpp"
 #include "obliq/model/crba.hpp"
 #include "obliq/model/host.hpp"
@@ -236,13 +237,19 @@ void evaluate_batch(const ModelT<T>& m, const StatesRef<T>& Q, const StatesRef<T
   const ModelView<T> mv = m.view();
   const std::size_t dsize = data_size(mv);
   const int nc = m.ncontacts(), nb = m.n_bilateral, nu = m.n_unilateral(), n = m.nv;
-#pragma omp parallel num_threads(threads > 0 ? threads : omp_get_max_threads())
+  cpu::OmpGuard guard;  // an allocation that fails is rethrown after the region, never inside
+#pragma omp parallel num_threads(cpu::thread_count(threads))
   {
-    std::vector<T> block(dsize);                        // per-thread state data
-    std::vector<T> A(std::size_t(nc) * n), phi(nc);     // (m x n), (m) all rows
+    std::vector<T> block, A, phi;
+    guard.run([&] {
+      block.resize(dsize);                              // per-thread state data
+      A.resize(std::size_t(nc) * n), phi.resize(nc);    // (m x n), (m) all rows
+    });
+    const bool have_scratch = block.size() == dsize && phi.size() == std::size_t(nc);
     const DataView<T> d = data_view(mv, block.data());
 #pragma omp for schedule(static)
     for (long long s = 0; s < (long long)count; ++s) {
+      if (!have_scratch) continue;  // the guard rethrows after the region
       const Status st = forward_kinematics(mv, d, VecView<const T>{Q.data() + s * Q.outerStride(), m.nq, 1},
                                            VecView<const T>{V.data() + s * V.outerStride(), n, 1});
       status[s] = st;
@@ -263,6 +270,7 @@ void evaluate_batch(const ModelT<T>& m, const StatesRef<T>& Q, const StatesRef<T
       }
     }
   }
+  guard.rethrow();
 }
 
 template void evaluate_batch<double>(const ModelT<double>&, const StatesRef<double>&, const StatesRef<double>&,

@@ -7,12 +7,27 @@
 // - with a free base, a free flyer named "root_joint" carries the root link; with a fixed base the
 //   root link is welded to the world (its mass plays no part, as in Pinocchio).
 // Only inertials and joints are read: meshes and collision geometry are not needed.
+//
+// Hostile files (docs/limits.md): before urdfdom sees the text, its size, its <link> count and
+// its XML nesting depth are bounded (io/limits.hpp; the XML parser recurses). urdfdom's console
+// messages are collected into obliq's error instead of being printed. Every link's inertial data
+// is checked from the XML text itself (urdfdom silently drops an inertial it cannot read, e.g.
+// mass "nan"): finite, mass >= 0, inertia positive definite (or all zero: a point mass) and
+// within the triangle inequality; otherwise an error names the link. A joint whose parent is its
+// child, or a link reached twice (a loop), is an error; the tree is walked without recursion.
+#include <console_bridge/console.h>
+#include <tinyxml.h>
 #include <urdf_parser/urdf_parser.h>
 
+#include <cmath>
+#include <cstdlib>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
+#include "io/limits.hpp"
 #include "obliq/model/host.hpp"
 
 namespace obliq::model {
@@ -44,60 +59,209 @@ LinkInertia inertia_of(const urdf::Link& link) {
   return li;
 }
 
+[[noreturn]] void fail(const std::string& name, const std::string& what) {
+  throw std::runtime_error("URDF '" + name + "': " + what);
+}
+
+// Bounds checked on the raw text: <link> elements and XML nesting depth (comments, CDATA,
+// declarations and quoted attribute values are skipped).
+void check_text_bounds(const std::string& xml, const std::string& name) {
+  if (xml.size() > io::kMaxUrdfBytes)
+    fail(name, "too large (" + std::to_string(xml.size()) + " bytes; at most " + std::to_string(io::kMaxUrdfBytes) + ")");
+  int depth = 0, links = 0;
+  for (std::size_t i = xml.find('<'); i != std::string::npos; i = xml.find('<', i)) {
+    if (xml.compare(i, 4, "<!--") == 0) {
+      i = xml.find("-->", i + 4);
+      if (i == std::string::npos) break;
+      continue;
+    }
+    if (xml.compare(i, 9, "<![CDATA[") == 0) {
+      i = xml.find("]]>", i + 9);
+      if (i == std::string::npos) break;
+      continue;
+    }
+    const bool closing = i + 1 < xml.size() && xml[i + 1] == '/';
+    const bool special = i + 1 < xml.size() && (xml[i + 1] == '?' || xml[i + 1] == '!');
+    std::size_t end = i + 1;
+    char quote = 0;
+    for (; end < xml.size(); ++end) {  // the tag's '>' outside quoted attribute values
+      const char c = xml[end];
+      if (quote) quote = c == quote ? 0 : quote;
+      else if (c == '"' || c == '\'') quote = c;
+      else if (c == '>') break;
+    }
+    if (end >= xml.size()) break;
+    const bool self_closing = xml[end - 1] == '/';
+    if (!closing && !special) {
+      if (xml.compare(i, 5, "<link") == 0 && i + 5 < xml.size() &&
+          (xml[i + 5] == ' ' || xml[i + 5] == '>' || xml[i + 5] == '/' || xml[i + 5] == '\t' || xml[i + 5] == '\n' ||
+           xml[i + 5] == '\r'))
+        if (++links > io::kMaxUrdfLinks)
+          fail(name, "too many links (more than " + std::to_string(io::kMaxUrdfLinks) + ")");
+      if (!self_closing && ++depth > io::kMaxXmlDepth)
+        fail(name, "XML nested too deeply (more than " + std::to_string(io::kMaxXmlDepth) + " levels)");
+    } else if (closing) {
+      --depth;
+    }
+    i = end + 1;
+  }
+}
+
+// A number attribute as written ("" when absent); false when present but not a number.
+bool attribute_number(const TiXmlElement* e, const char* attr, double& out, std::string& text) {
+  const char* v = e ? e->Attribute(attr) : nullptr;
+  text = v ? v : "";
+  out = 0;
+  if (!v) return true;
+  char* end = nullptr;
+  out = std::strtod(v, &end);
+  while (end && (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r')) ++end;
+  return end != v && end && *end == '\0';
+}
+
+// Every <link>'s <inertial>, read from the text: finite, mass >= 0, and an inertia that is zero
+// (a point mass) or, when check_triangle (full checks), positive definite and within the
+// triangle inequality (each principal moment at most the sum of the other two, to 1e-9
+// relative); with basic checks, positive semi-definite to 1e-12 of the largest moment.
+void check_inertials(const std::string& xml, const std::string& name, bool check_triangle) {
+  TiXmlDocument doc;
+  doc.Parse(xml.c_str());
+  const TiXmlElement* robot = doc.RootElement();
+  if (!robot) return;  // urdfdom reports the parse error
+  for (const TiXmlElement* link = robot->FirstChildElement("link"); link; link = link->NextSiblingElement("link")) {
+    const char* ln = link->Attribute("name");
+    const std::string where = std::string("link '") + (ln ? ln : "?") + "'";
+    const TiXmlElement* inertial = link->FirstChildElement("inertial");
+    if (!inertial) continue;
+    double mass = 0;
+    std::string text;
+    if (!attribute_number(inertial->FirstChildElement("mass"), "value", mass, text))
+      fail(name, where + ": mass \"" + text + "\" is not a number");
+    if (!std::isfinite(mass)) fail(name, where + ": mass " + text + " is not finite");
+    if (mass < 0) fail(name, where + ": negative mass " + text);
+    const TiXmlElement* in = inertial->FirstChildElement("inertia");
+    double v[6];
+    const char* keys[6] = {"ixx", "ixy", "ixz", "iyy", "iyz", "izz"};
+    for (int k = 0; k < 6; ++k) {
+      if (!attribute_number(in, keys[k], v[k], text))
+        fail(name, where + ": inertia " + keys[k] + " \"" + text + "\" is not a number");
+      if (!std::isfinite(v[k])) fail(name, where + ": inertia " + keys[k] + " = " + text + " is not finite");
+    }
+    Eigen::Matrix3d I;
+    I << v[0], v[1], v[2], v[1], v[3], v[4], v[2], v[4], v[5];
+    if (I.isZero(0)) continue;  // a point mass (or no mass)
+    const Eigen::Vector3d d = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(I, Eigen::EigenvaluesOnly).eigenvalues();
+    std::ostringstream moments;
+    moments << d[0] << ", " << d[1] << ", " << d[2];
+    if (check_triangle && !(d[0] > 0))
+      fail(name, where + ": inertia is not positive definite (principal moments " + moments.str() + ")");
+    if (!check_triangle && !(d[0] >= -1e-12 * d[2]))  // basic: positive semi-definite to rounding
+      fail(name, where + ": inertia is not positive semi-definite (principal moments " + moments.str() + ")");
+    if (check_triangle && d[2] > (d[0] + d[1]) * (1 + 1e-9))
+      fail(name, where + ": inertia violates the triangle inequality (principal moments " + moments.str() + ")");
+  }
+}
+
+// urdfdom's console messages (console_bridge), kept for obliq's error instead of printed.
+struct CollectMessages : console_bridge::OutputHandler {
+  std::string text;
+  void log(const std::string& message, console_bridge::LogLevel level, const char*, int) override {
+    if (level >= console_bridge::CONSOLE_BRIDGE_LOG_WARN) text += (text.empty() ? "" : "; ") + message;
+  }
+};
+
 struct Builder {
   Model& m;
+  const std::string& name;
   void add_link_inertia(const Frame& f, const LinkInertia& li) {
     if (f.body < 0 || li.mass == 0) return;  // welded to the world: plays no part
     add_rigid_inertia(m, f.body, li.mass, f.p + f.R * li.com, f.R * li.Ic * f.R.transpose());
   }
-  void visit(const urdf::Link& link, const Frame& link_frame) {
-    for (const auto& joint : link.child_joints) {
-      const urdf::Link* child = nullptr;
-      for (const auto& c : link.child_links)
-        if (c->name == joint->child_link_name) child = c.get();
-      if (!child) throw std::runtime_error("URDF: joint '" + joint->name + "' has no child link");
-      const Eigen::Matrix3d Rj = rotation_of(joint->parent_to_joint_origin_transform.rotation);
-      const Eigen::Vector3d pj = position_of(joint->parent_to_joint_origin_transform.position);
-      // The joint frame in the parent body's frame.
-      const Eigen::Matrix3d R0 = link_frame.R * Rj;
-      const Eigen::Vector3d p0 = link_frame.p + link_frame.R * pj;
-      const LinkInertia li = inertia_of(*child);
-      Frame child_frame;
-      switch (joint->type) {
-        case urdf::Joint::FIXED:
-          child_frame.body = link_frame.body;
-          child_frame.R = R0;
-          child_frame.p = p0;
-          add_link_inertia(child_frame, li);
-          break;
-        case urdf::Joint::REVOLUTE:
-        case urdf::Joint::CONTINUOUS:
-        case urdf::Joint::PRISMATIC:
-        case urdf::Joint::FLOATING: {
-          const JointType t = joint->type == urdf::Joint::PRISMATIC  ? JointType::prismatic
-                              : joint->type == urdf::Joint::FLOATING ? JointType::free_flyer
-                                                                     : JointType::revolute;
-          const Eigen::Vector3d axis = position_of(joint->axis);
-          child_frame.body = add_body(m, joint->name, link_frame.body, t, R0, p0, axis, li.mass, li.com, li.Ic);
-          break;
-        }
-        default:
-          throw std::runtime_error("URDF: joint '" + joint->name + "' has a type obliq does not model (planar)");
+  // The child link of `joint` under `link`, framed; its frame is recorded in m.frames.
+  Frame add_joint(const urdf::Joint& joint, const urdf::Link& child, const Frame& link_frame) {
+    const Eigen::Matrix3d Rj = rotation_of(joint.parent_to_joint_origin_transform.rotation);
+    const Eigen::Vector3d pj = position_of(joint.parent_to_joint_origin_transform.position);
+    if (!Rj.allFinite() || !pj.allFinite()) fail(name, "joint '" + joint.name + "': origin is not finite");
+    // The joint frame in the parent body's frame.
+    const Eigen::Matrix3d R0 = link_frame.R * Rj;
+    const Eigen::Vector3d p0 = link_frame.p + link_frame.R * pj;
+    const LinkInertia li = inertia_of(child);
+    if (!std::isfinite(li.mass) || !li.com.allFinite() || !li.Ic.allFinite())
+      fail(name, "link '" + child.name + "': inertial data is not finite");
+    Frame child_frame;
+    switch (joint.type) {
+      case urdf::Joint::FIXED:
+        child_frame.body = link_frame.body;
+        child_frame.R = R0;
+        child_frame.p = p0;
+        add_link_inertia(child_frame, li);
+        break;
+      case urdf::Joint::REVOLUTE:
+      case urdf::Joint::CONTINUOUS:
+      case urdf::Joint::PRISMATIC:
+      case urdf::Joint::FLOATING: {
+        const JointType t = joint.type == urdf::Joint::PRISMATIC  ? JointType::prismatic
+                            : joint.type == urdf::Joint::FLOATING ? JointType::free_flyer
+                                                                  : JointType::revolute;
+        const Eigen::Vector3d axis = position_of(joint.axis);
+        if (!axis.allFinite()) fail(name, "joint '" + joint.name + "': axis is not finite");
+        child_frame.body = add_body(m, joint.name, link_frame.body, t, R0, p0, axis, li.mass, li.com, li.Ic);
+        break;
       }
-      m.frames[child->name] = child_frame;
-      visit(*child, child_frame);
+      default:
+        fail(name, "joint '" + joint.name + "' has a type obliq does not model (planar)");
+    }
+    m.frames[child.name] = child_frame;
+    return child_frame;
+  }
+  // Depth-first from the root, children in urdfdom's order (a body is added when its joint is
+  // taken from the stack, so the numbering is the recursive pre-order), with an explicit stack.
+  void walk(const urdf::Link& root, const Frame& root_frame) {
+    struct Step {
+      const urdf::Joint* joint;
+      const urdf::Link* parent;
+      Frame parent_frame;
+    };
+    std::set<const urdf::Link*> seen{&root};
+    std::vector<Step> stack;
+    const auto push_children = [&](const urdf::Link& link, const Frame& frame) {
+      for (auto it = link.child_joints.rbegin(); it != link.child_joints.rend(); ++it) stack.push_back({it->get(), &link, frame});
+    };
+    push_children(root, root_frame);
+    while (!stack.empty()) {
+      const Step step = stack.back();
+      stack.pop_back();
+      const urdf::Joint& joint = *step.joint;
+      if (joint.child_link_name == joint.parent_link_name)
+        fail(name, "joint '" + joint.name + "' has link '" + joint.child_link_name + "' as both parent and child");
+      const urdf::Link* child = nullptr;
+      for (const auto& c : step.parent->child_links)
+        if (c->name == joint.child_link_name) child = c.get();
+      if (!child) fail(name, "joint '" + joint.name + "' has no child link");
+      if (!seen.insert(child).second)
+        fail(name, "link '" + child->name + "' is reached twice (a kinematic loop; obliq models trees)");
+      push_children(*child, add_joint(joint, *child, step.parent_frame));
     }
   }
 };
 
 }  // namespace
 
-Model load_urdf_string(const std::string& xml, bool free_base, const std::string& name) {
+Model load_urdf_string(const std::string& xml, bool free_base, const std::string& name, bool check_triangle) {
+  check_text_bounds(xml, name);
+  check_inertials(xml, name, check_triangle);
+  CollectMessages messages;
+  console_bridge::useOutputHandler(&messages);
   urdf::ModelInterfaceSharedPtr urdf_model = urdf::parseURDF(xml);
-  if (!urdf_model || !urdf_model->getRoot()) throw std::runtime_error("URDF: cannot parse '" + name + "'");
+  console_bridge::restorePreviousOutputHandler();
+  if (!urdf_model || !urdf_model->getRoot())
+    fail(name, "cannot parse" + (messages.text.empty() ? std::string() : " (" + messages.text + ")"));
+  for (const auto& [joint_name, joint] : urdf_model->joints_)
+    if (joint && joint->parent_link_name == joint->child_link_name)
+      fail(name, "joint '" + joint_name + "' has link '" + joint->child_link_name + "' as both parent and child");
   Model m;
   m.name = name;
-  Builder b{m};
+  Builder b{m, name};
   const urdf::Link& root = *urdf_model->getRoot();
   Frame root_frame;  // the world
   if (free_base) {
@@ -106,16 +270,20 @@ Model load_urdf_string(const std::string& xml, bool free_base, const std::string
                                Eigen::Vector3d::Zero(), Eigen::Vector3d::UnitZ(), li.mass, li.com, li.Ic);
   }
   m.frames[root.name] = root_frame;
-  b.visit(root, root_frame);
+  b.walk(root, root_frame);
   return m;
 }
 
-Model load_urdf(const std::string& path, bool free_base) {
-  std::ifstream in(path);
+Model load_urdf(const std::string& path, bool free_base, bool check_triangle) {
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read URDF file '" + path + "'");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return load_urdf_string(ss.str(), free_base, path);
+  std::string xml;
+  char buf[1 << 16];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    xml.append(buf, std::size_t(in.gcount()));
+    if (xml.size() > io::kMaxUrdfBytes) break;  // check_text_bounds names the bound
+  }
+  return load_urdf_string(xml, free_base, path, check_triangle);
 }
 
 }  // namespace obliq::model

@@ -71,9 +71,15 @@ void add_contact(Model& m, const ContactSpec& c);
 void add_ground_contact(Model& m, const std::string& link, const Eigen::Vector3d& point, double ground);
 
 // URDF through liburdfdom. free_base adds a free-flyer joint at the root (docs/format.md --base).
-// Throws std::runtime_error with a message naming the file on a parse failure.
-Model load_urdf(const std::string& path, bool free_base);
-Model load_urdf_string(const std::string& xml, bool free_base, const std::string& name = "urdf");
+// Throws std::runtime_error with a message naming the file (and the link or joint) on a parse
+// failure, a bound of docs/limits.md, a loop, or invalid inertial data: non-finite, negative
+// mass, and (all zero is a point mass) an inertia not positive definite or violating the
+// triangle inequality. check_triangle = false (`--inertia-check basic`) asks only for positive
+// semi-definite: some published robot files break the stricter checks (ANYmal's depth camera
+// and hatch links; Pinocchio checks neither).
+Model load_urdf(const std::string& path, bool free_base, bool check_triangle = true);
+Model load_urdf_string(const std::string& xml, bool free_base, const std::string& name = "urdf",
+                       bool check_triangle = true);
 
 // Built-in models (docs/format.md: `obliq model --list`).
 struct BuiltinInfo {
@@ -92,6 +98,7 @@ struct ModelSpec {
   Eigen::Vector3d gravity = Eigen::Vector3d(0, 0, -9.81);
   double ground = 0;
   std::vector<std::string> contacts;
+  bool check_triangle = true;  // URDF inertial checks: full (true) or basic (load_urdf)
 };
 // Throws std::invalid_argument (bad contact text, unknown link or model) or std::runtime_error
 // (URDF parse failure), each with a message naming what is wrong.
