@@ -67,9 +67,11 @@ void bind_model(nb::module_& m) {
             return out;
           },
           "(name, description) of every built-in model.")
-      .def_static("from_urdf", &model::load_urdf, "path"_a, "free_base"_a = false,
-                  "Load a URDF file; free_base adds a free-flyer root joint.")
-      .def_static("from_urdf_string", &model::load_urdf_string, "xml"_a, "free_base"_a = false, "name"_a = "urdf")
+      .def_static("from_urdf", &model::load_urdf, "path"_a, "free_base"_a = false, "check_triangle"_a = true,
+                  "Load a URDF file; free_base adds a free-flyer root joint; check_triangle=False asks only for a "
+                  "positive semi-definite inertia (docs/limits.md).")
+      .def_static("from_urdf_string", &model::load_urdf_string, "xml"_a, "free_base"_a = false, "name"_a = "urdf",
+                  "check_triangle"_a = true)
       .def_prop_ro("name", [](const Model& md) { return md.name; })
       .def_prop_ro("nq", [](const Model& md) { return md.nq; })
       .def_prop_ro("nv", [](const Model& md) { return md.nv; })
