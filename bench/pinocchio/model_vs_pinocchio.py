@@ -10,6 +10,9 @@ the same post-impact velocities. Prints the README table (markdown) and, with --
 results.
 
 Usage: model_vs_pinocchio.py BENCH_MODEL_VS_PINOCCHIO [--states N] [--rounds R] [--robots a,b]
+                             [--inputs DIR] [--json]
+--inputs DIR keeps the models and states there and prints each bench command (for
+`perf record ... --profile obliq`).
 """
 import argparse
 import importlib.metadata
@@ -81,11 +84,14 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--robots", default=",".join(r[1] for r in ROBOTS))
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--inputs", help="keep the inputs in this folder and print the commands")
     args = ap.parse_args()
     wanted = args.robots.split(",")
     rng = np.random.default_rng(3)
     rows, failed = [], False
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as scratch:
+        tmp = args.inputs or scratch
+        os.makedirs(tmp, exist_ok=True)
         for label, key, rel, contacts in ROBOTS:
             if key not in wanted:
                 continue
@@ -95,6 +101,8 @@ def main():
                    "--e", str(E), "--rounds", str(args.rounds)]
             for link, p in contacts:
                 cmd += ["--contact", f"{link}:{p[0]},{p[1]},{p[2]}"]
+            if args.inputs:
+                print(" ".join(cmd), file=sys.stderr)
             run = subprocess.run(cmd, capture_output=True, text=True)
             sys.stderr.write(run.stderr)
             if run.returncode not in (0, 1) or not run.stdout.strip():
