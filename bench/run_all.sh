@@ -5,8 +5,8 @@
 #   bench/run_all.sh [BUILD_DIR] [--skip PARTS] [--quick]
 #
 # PARTS (comma-separated): solver (core vs reference), lcp (Lemke vs Siconos), friction (vs
-# Siconos fc3d), pinocchio (model + impact vs Pinocchio in C++), sweep (sweep throughput), sim
-# (Simulator vs Siconos and MuJoCo). A part whose peer is not installed is skipped with a line that
+# Siconos fc3d), pinocchio (model + impact vs Pinocchio in C++), sweep (sweep throughput), cli
+# (`obliq impact` on JSON Lines vs the solve alone), sim (Simulator vs Siconos and MuJoCo). A part whose peer is not installed is skipped with a line that
 # says so (Siconos: libsiconos-numerics-dev, python3-siconos; Pinocchio: pip pin
 # example-robot-data; MuJoCo: pip mujoco). --quick shortens every part (fewer problems, states,
 # samples and steps) for a smoke run; the README's numbers come from a run without it.
@@ -119,6 +119,14 @@ if wants sweep; then
   part "Sweep throughput (bench/sweep_bench.sh)"
   samples=20000; [ $quick = 1 ] && samples=2000
   bash "$root/bench/sweep_bench.sh" "$build" $samples || failed+=(sweep)
+  took
+fi
+
+# --- the command line against the solve alone -------------------------------------------------
+if wants cli; then
+  part "Command line vs solve alone (bench/cli_throughput.sh)"
+  if [ $quick = 1 ]; then lines=(10000 1000); else lines=(100000 10000); fi
+  bash "$root/bench/cli_throughput.sh" "$build" "${lines[@]}" || failed+=(cli)
   took
 fi
 

@@ -2,9 +2,11 @@
 // non-blank input line out, in input order.
 //
 // The input streams through cli::pump (src/cli/pump.hpp): lines are held in chunks (bounded in
-// lines, bytes and waiting time). Within a chunk the good lines are grouped by shape
+// lines, bytes and waiting time). A chunk's lines are parsed in parallel (OpenMP, --threads), each
+// into its own slot, so the order is kept. Within a chunk the good lines are grouped by shape
 // (n, m_b, m_u), each group filled into one Batch<double> and solved with the chosen backend;
-// then the chunk's lines are written in input order. A bad line becomes an error line and never
+// then the chunk's output lines are formatted in parallel, again each into its own slot, and
+// written in input order. A bad line becomes an error line and never
 // touches the others; a group whose memory cannot be allocated is solved line by line, and a
 // line that alone cannot have it gets "error: too large (...)". Lines with friction are solved one
 // by one (docs/friction.md).
@@ -41,19 +43,12 @@ class ScenarioBatch final : public LineBatch {
  public:
   ScenarioBatch(const SolveOptions& opt, const RunOptions& run) : opt_(opt), run_(run) {}
 
-  void add(const std::string& line, long number) override {
-    io::ScenarioLine parsed = io::parse_scenario_line(line, number, opt_.dynamics ? io::Use::dynamics : io::Use::impact);
-    if (!parsed.blank) lines_.push_back(std::move(parsed));
-  }
-  void add_error(long number, const std::string& reason) override {
-    io::ScenarioLine l;
-    l.id = number;
-    l.error = reason;
-    lines_.push_back(std::move(l));
-  }
-  std::size_t size() const override { return lines_.size(); }
+  void add(const std::string& line, long number) override { held_.push_back({line, number, {}}); }
+  void add_error(long number, const std::string& reason) override { held_.push_back({{}, number, reason}); }
+  std::size_t size() const override { return held_.size(); }
 
   bool flush(std::string& out) override {
+    parse_held();
     std::vector<std::string> text(lines_.size());
     bool any_error = false;
     // The good lines by shape; lines with friction (some mu > 0) are solved one by one by the
@@ -91,6 +86,40 @@ class ScenarioBatch final : public LineBatch {
   }
 
  private:
+  // A line as read (or the reason it could not be read), parsed at flush time.
+  struct Held {
+    std::string text;
+    long number = 0;
+    std::string error;
+  };
+
+  // Parses the held lines over OpenMP threads into lines_, in input order, blank lines dropped.
+  // No exception crosses the region (cpu/omp_guard.hpp): the first one is rethrown after it.
+  void parse_held() {
+    std::vector<io::ScenarioLine> parsed(held_.size());
+    const io::Use use = opt_.dynamics ? io::Use::dynamics : io::Use::impact;
+    cpu::OmpGuard guard;
+    const long long count = static_cast<long long>(held_.size());
+#pragma omp parallel for schedule(dynamic, 64) num_threads(cpu::thread_count(run_.threads))
+    for (long long k = 0; k < count; ++k) {
+      guard.run([&] {
+        const Held& h = held_[std::size_t(k)];
+        io::ScenarioLine& l = parsed[std::size_t(k)];
+        if (h.error.empty()) {
+          l = io::parse_scenario_line(h.text, h.number, use);
+        } else {
+          l.id = h.number;
+          l.error = h.error;
+        }
+      });
+    }
+    held_.clear();
+    guard.rethrow();
+    lines_.clear();
+    for (auto& l : parsed)
+      if (!l.blank) lines_.push_back(std::move(l));
+  }
+
   static std::string too_large(Shape shape) {
     return "too large (n = " + std::to_string(shape.n) + ", m_b = " + std::to_string(shape.m_b) +
            ", m_u = " + std::to_string(shape.m_u) + ": its memory cannot be allocated)";
@@ -128,32 +157,45 @@ class ScenarioBatch final : public LineBatch {
     return any_error;
   }
 
+  // Formats result s of a solved group (line members[s]) into text[members[s]], over OpenMP
+  // threads; `to_json(s)` gives the output object. Returns whether any line is not ok.
+  template <class ToJson>
+  bool write_group(const std::vector<std::size_t>& members, std::vector<std::string>& text, ToJson&& to_json) {
+    bool any_error = false;
+    cpu::OmpGuard guard;
+    const long long count = static_cast<long long>(members.size());
+#pragma omp parallel for schedule(dynamic, 64) num_threads(cpu::thread_count(run_.threads)) reduction(|| : any_error)
+    for (long long s = 0; s < count; ++s) {
+      guard.run([&] {
+        const io::ojson j = to_json(std::size_t(s));
+        any_error = any_error || j.at("status") != "ok";
+        text[members[std::size_t(s)]] = io::dump_line(j);
+      });
+    }
+    guard.rethrow();
+    return any_error;
+  }
+
   // Solves lines `members` (all of shape `shape`) into text. Throws std::bad_alloc.
   bool solve_group(Shape shape, const std::vector<std::size_t>& members, std::vector<std::string>& text) {
-    bool any_error = false;
     Batch<double> batch(shape, members.size());
     for (std::size_t s = 0; s < members.size(); ++s) batch.set(s, lines_[members[s]].scenario);
-    const auto write = [&](std::size_t s, const io::ojson& j) {
-      any_error = any_error || j.at("status") != "ok";
-      text[members[s]] = io::dump_line(j);
-    };
     if (opt_.dynamics) {
       DynamicsResults<double> res;
       solve_dynamics(batch, res, run_);
-      for (std::size_t s = 0; s < members.size(); ++s)
-        write(s, io::dynamics_result_to_json(lines_[members[s]].id, res.get(s)));
-    } else {
-      ImpactResults<double> res;
-      solve_impact(batch, res, run_);
-      for (std::size_t s = 0; s < members.size(); ++s)
-        write(s, io::impact_result_to_json(lines_[members[s]].id, res.get(s)));
+      return write_group(members, text,
+                         [&](std::size_t s) { return io::dynamics_result_to_json(lines_[members[s]].id, res.get(s)); });
     }
-    return any_error;
+    ImpactResults<double> res;
+    solve_impact(batch, res, run_);
+    return write_group(members, text,
+                       [&](std::size_t s) { return io::impact_result_to_json(lines_[members[s]].id, res.get(s)); });
   }
 
   const SolveOptions& opt_;
   const RunOptions& run_;
-  std::vector<io::ScenarioLine> lines_;
+  std::vector<Held> held_;               // read since the last flush
+  std::vector<io::ScenarioLine> lines_;  // parsed, non-blank, in input order
 };
 
 int run_solve(const SolveOptions& opt) {
