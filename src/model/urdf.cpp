@@ -254,6 +254,17 @@ Model load_urdf_string(const std::string& xml, bool free_base, const std::string
   console_bridge::useOutputHandler(&messages);
   urdf::ModelInterfaceSharedPtr urdf_model = urdf::parseURDF(xml);
   console_bridge::restorePreviousOutputHandler();
+  // urdfdom links hold their children by shared_ptr: a loop or a self-parent joint makes a cycle
+  // that would never be freed (LeakSanitizer found it through fuzz/urdf.cpp). Break the links'
+  // child pointers when this function leaves, by return or by throw.
+  struct BreakCycles {
+    const urdf::ModelInterfaceSharedPtr& model;
+    ~BreakCycles() {
+      if (!model) return;
+      for (auto& [link_name, link] : model->links_)
+        if (link) link->child_links.clear(), link->child_joints.clear();
+    }
+  } break_cycles{urdf_model};
   if (!urdf_model || !urdf_model->getRoot())
     fail(name, "cannot parse" + (messages.text.empty() ? std::string() : " (" + messages.text + ")"));
   for (const auto& [joint_name, joint] : urdf_model->joints_)
