@@ -10,8 +10,19 @@ namespace obliq::cli {
 
 std::string too_long_reason() { return "line too long (more than " + std::to_string(io::kMaxLineBytes) + " bytes)"; }
 
+bool LineBatch::write_now(std::string& text) {
+  if (!out_) return true;
+  if (write_failed_ || !out_->write(text)) {
+    write_failed_ = true;
+    return false;
+  }
+  text.clear();
+  return true;
+}
+
 int pump(InputLines& in, OutputLines& out, LineBatch& batch, const char* who) {
   using clock = std::chrono::steady_clock;
+  batch.out_ = &out;
   bool any_error = false;
   std::size_t held_bytes = 0;
   clock::time_point deadline = clock::time_point::max();  // set when the first line is held
@@ -22,12 +33,12 @@ int pump(InputLines& in, OutputLines& out, LineBatch& batch, const char* who) {
     any_error = batch.flush(text) || any_error;
     held_bytes = 0;
     deadline = clock::time_point::max();
-    return out.write(text);
+    return !batch.write_failed_ && out.write(text);
   };
   const auto stopped = [&]() {
     if (!flush()) return 2;
     std::cerr << who << ": stopped by signal " << StopSignals::received() << " after line " << in.line_number()
-              << " (every line read before it was written)\n";
+              << "; the output written so far is whole lines\n";
     return StopSignals::exit_code();
   };
   std::string line;
@@ -45,7 +56,9 @@ int pump(InputLines& in, OutputLines& out, LineBatch& batch, const char* who) {
         if (!flush()) return 2;
         continue;
       case InputLines::Event::end:
-        return !flush() ? 2 : any_error ? 3 : 0;
+        if (!flush()) return 2;
+        if (StopSignals::received()) return stopped();
+        return any_error ? 3 : 0;
       case InputLines::Event::stopped:
         return stopped();
       case InputLines::Event::error:

@@ -22,13 +22,25 @@ class LineBatch {
   // Solves the held lines, appends their output lines to `text` in input order and forgets
   // them. Returns whether any of them is an error line.
   virtual bool flush(std::string& text) = 0;
+
+ protected:
+  // For a batch whose output is long (obliq simulate: many records per line): writes `text`
+  // (whole lines) at once and clears it, so that it is not held. False after a failed write
+  // (the message is printed; pump then stops with exit 2). Outside pump it keeps the text.
+  bool write_now(std::string& text);
+
+ private:
+  friend int pump(InputLines& in, OutputLines& out, LineBatch& batch, const char* who);
+  OutputLines* out_ = nullptr;
+  bool write_failed_ = false;
 };
 
 // The reason of a line longer than io::kMaxLineBytes.
 std::string too_long_reason();
 
 // Returns the exit code: 0 all ok, 3 some error line, 2 when reading or writing failed (with a
-// message), 128 + signal after SIGINT/SIGTERM (the lines read before it are written).
+// message), 128 + signal after SIGINT/SIGTERM, also one that arrives during the last solve (the
+// lines read before it are written; obliq simulate stops its trajectories at a whole record).
 int pump(InputLines& in, OutputLines& out, LineBatch& batch, const char* who);
 
 }  // namespace obliq::cli

@@ -5,21 +5,26 @@
 // {"id", "q", "qdot", "u"?, "e"?}), or `scenario`: then each line is a docs/format.md scenario
 // (M, h, A_b, A_u, phi_u, qdot, u, e; optional "q", default 0) taken as a linear system with
 // constant M, h and rows, and gaps phi_u + A_u (q' - q). A bad line gets an error line and the
-// others run; a scenario that fails during the run gets one error line and stops. Exit codes as
-// elsewhere: 0, 3 (some error line), 2 (misuse). A progress bar goes to standard error when it
-// is a terminal (not with --quiet).
+// others run; a scenario that fails during the run (or whose numbers overflow: no null on an ok
+// line) gets one error line and stops. The input streams through cli::pump (docs/limits.md): each
+// chunk of lines is simulated as one batch and its records are written while they are made;
+// SIGINT/SIGTERM stops after a whole record. Exit codes as elsewhere: 0, 3 (some error line),
+// 2 (misuse, a failed write), 130/143 (stopped by a signal). A progress bar goes to standard
+// error when it is a terminal (not with --quiet).
 #include <unistd.h>
 
 #include <cmath>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
 #include "cli/commands.hpp"
 #include "cli/model_source.hpp"
 #include "cli/pump.hpp"
+#include "io/limits.hpp"
 #include "io/scenario_json.hpp"
 #include "obliq/simulator.hpp"
 
@@ -118,90 +123,151 @@ void progress(long done, long total, bool show) {
             << " steps" << (done == total ? "\n" : "") << std::flush;
 }
 
-// Runs one Simulator over the lines `which` (all of one system) and writes their records into
-// `records[line]` (one string per recorded state).
+// One Simulator and the lines it steps (one for a model; one per shape for raw scenarios).
+template <class T> struct SimGroup {
+  Simulator<T> sim;
+  std::vector<std::size_t> which;  // the lines of its scenarios, in order
+  std::vector<bool> stopped;       // scenarios whose error line was written
+  std::string failed;              // a reason for every unstopped scenario (memory not allocated)
+};
+
+// The record of every unstopped scenario of g at its present state into rec[line]: an ok line,
+// or one error line (a failed scenario, a number that overflowed, a group that failed) after
+// which the scenario writes nothing more.
 template <class T>
-bool run_simulator(Simulator<T>& sim, const std::vector<SimLine>& lines, const std::vector<std::size_t>& which,
-                   const SimulateOptions& opt, std::vector<std::vector<std::string>>& records, bool show) {
+bool record(SimGroup<T>& g, const std::vector<SimLine>& lines, std::vector<std::string>& rec) {
   bool any_error = false;
-  std::vector<bool> stopped(which.size(), false);
+  Simulator<T>& sim = g.sim;
   std::vector<T> kin, pot;
-  auto write = [&]() {
-    sim.energies(kin, pot);
-    for (std::size_t s = 0; s < which.size(); ++s) {
-      if (stopped[s]) continue;
-      const SimLine& l = lines[which[s]];
-      ojson j;
-      j["id"] = l.id;
-      if (sim.status[s] != Status::ok) {
-        j["status"] = std::string("error: ") + status_reason(sim.status[s]);
-        j["t"] = double(sim.t[s]);
-        stopped[s] = true;
-        any_error = true;
-      } else {
-        j["status"] = "ok";
-        j["t"] = double(sim.t[s]);
-        j["q"] = array_json(sim.q.data() + s * sim.nq(), sim.nq());
-        j["qdot"] = array_json(sim.v.data() + s * sim.nv(), sim.nv());
-        j["kinetic_energy"] = double(kin[s]);
-        j["potential_energy"] = double(pot[s]);
-        j["impacts"] = sim.impacts[s];
-        j["lcp_solves"] = sim.lcp_solves[s];
-        ojson act = ojson::array();
-        for (int i = 0; i < sim.m_u(); ++i) act.push_back(int(sim.active[s * sim.m_u() + i]));
-        j["active"] = std::move(act);
-        if (sim.impacts[s] > 0) {  // the last impact: when, and the velocity right after it
-          j["last_impact_t"] = double(sim.last_impact_time[s]);
-          j["last_impact_qdot"] = array_json(sim.last_impact_v.data() + s * sim.nv(), sim.nv());
-        }
-      }
-      records[which[s]].push_back(io::dump_line(j));
+  if (g.failed.empty()) sim.energies(kin, pot);
+  const int nq = sim.nq(), nv = sim.nv();
+  for (std::size_t s = 0; s < g.which.size(); ++s) {
+    if (g.stopped[s]) continue;
+    const SimLine& l = lines[g.which[s]];
+    const auto row_finite = [&](const RowMat<T>& a, int width) {
+      for (int k = 0; k < width; ++k)
+        if (!std::isfinite(double(a(Eigen::Index(s), k)))) return false;
+      return true;
+    };
+    std::string reason = g.failed;
+    if (reason.empty() && sim.status[s] != Status::ok) reason = status_reason(sim.status[s]);
+    if (reason.empty()) {  // every number of an ok line is finite (docs/limits.md)
+      const char* bad = !std::isfinite(double(sim.t[s])) ? "t"
+                        : !row_finite(sim.q, nq)          ? "q"
+                        : !row_finite(sim.v, nv)          ? "qdot"
+                        : !std::isfinite(double(kin[s]))  ? "kinetic_energy"
+                        : !std::isfinite(double(pot[s]))  ? "potential_energy"
+                        : sim.impacts[s] > 0 && !(std::isfinite(double(sim.last_impact_time[s])) &&
+                                                  row_finite(sim.last_impact_v, nv))
+                            ? "last_impact_qdot"
+                            : nullptr;
+      if (bad) reason = io::non_finite_result(bad);
     }
-  };
-  write();
-  for (long done = 0; done < opt.steps;) {
+    ojson j;
+    j["id"] = l.id;
+    if (!reason.empty()) {
+      j["status"] = "error: " + reason;
+      if (std::isfinite(double(sim.t[s]))) j["t"] = double(sim.t[s]);
+      g.stopped[s] = true;
+      any_error = true;
+    } else {
+      j["status"] = "ok";
+      j["t"] = double(sim.t[s]);
+      j["q"] = array_json(sim.q.data() + s * nq, nq);
+      j["qdot"] = array_json(sim.v.data() + s * nv, nv);
+      j["kinetic_energy"] = double(kin[s]);
+      j["potential_energy"] = double(pot[s]);
+      j["impacts"] = sim.impacts[s];
+      j["lcp_solves"] = sim.lcp_solves[s];
+      ojson act = ojson::array();
+      for (int i = 0; i < sim.m_u(); ++i) act.push_back(int(sim.active[s * sim.m_u() + i]));
+      j["active"] = std::move(act);
+      if (sim.impacts[s] > 0) {  // the last impact: when, and the velocity right after it
+        j["last_impact_t"] = double(sim.last_impact_time[s]);
+        j["last_impact_qdot"] = array_json(sim.last_impact_v.data() + s * nv, nv);
+      }
+    }
+    rec[g.which[s]] = io::dump_line(j);
+  }
+  return any_error;
+}
+
+template <class T>
+SimGroup<T> model_group(const model::Model& m, const std::vector<SimLine>& lines, const std::vector<std::size_t>& good,
+                        const SimulateOptions& opt) {
+  SimGroup<T> g{Simulator<T>(m, good.size(), opt.sim), good, std::vector<bool>(good.size(), false), {}};
+  for (std::size_t s = 0; s < good.size(); ++s) {
+    const SimLine& l = lines[good[s]];
+    g.sim.q.row(s) = l.q.transpose().cast<T>();
+    g.sim.v.row(s) = l.v.transpose().cast<T>();
+    g.sim.u.row(s) = l.u.transpose().cast<T>();
+    if (m.n_unilateral() > 0) g.sim.e.row(s) = l.e.transpose().cast<T>();
+  }
+  return g;
+}
+
+template <class T>
+SimGroup<T> scenario_group(const std::vector<SimLine>& lines, Shape shape, const std::vector<std::size_t>& which,
+                           const SimulateOptions& opt) {
+  Batch<T> batch(shape, which.size());
+  for (std::size_t s = 0; s < which.size(); ++s) batch.set(s, lines[which[s]].raw);
+  SimGroup<T> g{Simulator<T>(batch, opt.sim), which, std::vector<bool>(which.size(), false), {}};
+  for (std::size_t s = 0; s < which.size(); ++s) g.sim.q.row(s) = lines[which[s]].q.transpose().template cast<T>();
+  return g;
+}
+
+std::string too_large_reason() { return "too large (the simulation's memory cannot be allocated)"; }
+
+// Simulates the good lines (one group for a model, one per shape for raw scenarios) and writes
+// their records through `emit` as they are made: record by record, scenarios in input order, so
+// that nothing but one record per scenario is held. Stops early at SIGINT/SIGTERM (after a whole
+// record) or when `emit` fails. Returns whether any error line was written.
+template <class T, class Emit>
+bool simulate(const model::Model* m, const std::vector<SimLine>& lines, const std::vector<std::size_t>& good,
+              const SimulateOptions& opt, bool show, Emit&& emit) {
+  bool any_error = false;
+  std::vector<SimGroup<T>> groups;
+  std::vector<std::string> rec(lines.size());
+  try {
+    if (m) {
+      groups.push_back(model_group<T>(*m, lines, good, opt));
+    } else {
+      std::map<Shape, std::vector<std::size_t>> by_shape;
+      for (std::size_t k : good) by_shape[lines[k].raw.shape()].push_back(k);
+      for (const auto& [shape, which] : by_shape) groups.push_back(scenario_group<T>(lines, shape, which, opt));
+    }
+  } catch (const std::bad_alloc&) {
+    groups.clear();
+    std::string text;
+    for (std::size_t k : good)
+      (text += io::dump_line(io::error_to_json(lines[k].id, too_large_reason()))) += '\n';
+    emit(text);
+    return true;
+  }
+  std::string text;
+  for (long done = 0;;) {
+    for (auto& g : groups) any_error = record(g, lines, rec) || any_error;
+    text.clear();
+    for (auto& r : rec)
+      if (!r.empty()) (text += r) += '\n', r.clear();
+    if (!emit(text) || done == opt.steps || StopSignals::received()) break;
     const long chunk = std::min(opt.record, opt.steps - done);
-    sim.step(T(opt.dt), int(chunk));
+    for (auto& g : groups) {
+      if (!g.failed.empty()) continue;
+      try {
+        g.sim.step(T(opt.dt), int(chunk));
+      } catch (const std::bad_alloc&) {
+        g.failed = too_large_reason();
+      }
+    }
     done += chunk;
-    write();
     progress(done, opt.steps, show);
   }
   return any_error;
 }
 
-template <class T>
-bool simulate_model(const model::Model& m, const std::vector<SimLine>& lines, const std::vector<std::size_t>& good,
-                    const SimulateOptions& opt, std::vector<std::vector<std::string>>& records, bool show) {
-  Simulator<T> sim(m, good.size(), opt.sim);
-  for (std::size_t s = 0; s < good.size(); ++s) {
-    const SimLine& l = lines[good[s]];
-    sim.q.row(s) = l.q.transpose().cast<T>();
-    sim.v.row(s) = l.v.transpose().cast<T>();
-    sim.u.row(s) = l.u.transpose().cast<T>();
-    if (m.n_unilateral() > 0) sim.e.row(s) = l.e.transpose().cast<T>();
-  }
-  return run_simulator(sim, lines, good, opt, records, show);
-}
-
-template <class T>
-bool simulate_scenarios(const std::vector<SimLine>& lines, const std::vector<std::size_t>& good,
-                        const SimulateOptions& opt, std::vector<std::vector<std::string>>& records, bool show) {
-  // One Simulator per shape.
-  std::map<Shape, std::vector<std::size_t>> groups;
-  for (std::size_t k : good) groups[lines[k].raw.shape()].push_back(k);
-  bool any_error = false;
-  for (const auto& [shape, which] : groups) {
-    Batch<T> batch(shape, which.size());
-    for (std::size_t s = 0; s < which.size(); ++s) batch.set(s, lines[which[s]].raw);
-    Simulator<T> sim(batch, opt.sim);
-    for (std::size_t s = 0; s < which.size(); ++s) sim.q.row(s) = lines[which[s]].q.transpose().template cast<T>();
-    any_error = run_simulator(sim, lines, which, opt, records, show && groups.size() == 1) || any_error;
-  }
-  return any_error;
-}
-
-// The lines of one chunk (cli::pump): simulated together, their records written record by record,
-// scenarios in input order, after the chunk's bad lines' error lines.
+// The lines of one chunk (cli::pump): the chunk's bad lines' error lines first, then the records
+// of its good lines, simulated together, written while they are made (LineBatch::write_now).
 class SimBatch final : public LineBatch {
  public:
   SimBatch(const model::Model& m, bool raw, const SimulateOptions& opt, bool show)
@@ -222,29 +288,20 @@ class SimBatch final : public LineBatch {
     bool any_error = false;
     std::vector<std::size_t> good;
     for (std::size_t k = 0; k < lines_.size(); ++k) {
-      if (lines_[k].error.empty()) good.push_back(k);
-      any_error = any_error || !lines_[k].error.empty();
+      if (lines_[k].error.empty()) {
+        good.push_back(k);
+      } else {
+        (out += io::dump_line(io::error_to_json(lines_[k].id, lines_[k].error))) += '\n';
+        any_error = true;
+      }
     }
-    std::vector<std::vector<std::string>> records(lines_.size());
-    if (!good.empty()) {
-      const bool f = opt_.scalar == "float";
-      bool err = false;
-      if (raw_)
-        err = f ? simulate_scenarios<float>(lines_, good, opt_, records, show_)
-                : simulate_scenarios<double>(lines_, good, opt_, records, show_);
-      else
-        err = f ? simulate_model<float>(m_, lines_, good, opt_, records, show_)
-                : simulate_model<double>(m_, lines_, good, opt_, records, show_);
+    if (!good.empty() && write_now(out)) {
+      const auto emit = [this](std::string& text) { return write_now(text); };
+      const model::Model* m = raw_ ? nullptr : &m_;
+      const bool err = opt_.scalar == "float" ? simulate<float>(m, lines_, good, opt_, show_, emit)
+                                              : simulate<double>(m, lines_, good, opt_, show_, emit);
       any_error = any_error || err;
     }
-    // Record by record, scenarios in input order; a bad line's error comes once, first.
-    std::size_t rounds = 0;
-    for (const auto& r : records) rounds = std::max(rounds, r.size());
-    for (const SimLine& l : lines_)
-      if (!l.error.empty()) (out += io::dump_line(io::error_to_json(l.id, l.error))) += '\n';
-    for (std::size_t r = 0; r < rounds; ++r)
-      for (std::size_t k = 0; k < lines_.size(); ++k)
-        if (r < records[k].size()) (out += records[k][r]) += '\n';
     lines_.clear();
     return any_error;
   }
@@ -314,7 +371,7 @@ void register_simulate_command(CLI::App& app, Action& run) {
   sub->add_option("--max-impacts", opt->sim.max_impacts, "Event-driven: plastic after this many impacts per --dt")
       ->check(CLI::Range(0, 1 << 30));
   sub->add_option("--scalar", opt->scalar, "double (default) or float")->check(CLI::IsMember({"double", "float"}));
-  sub->add_option("--threads", opt->sim.threads, "Threads (default 0: all)")->check(CLI::Range(0, 1 << 16));
+  sub->add_option("--threads", opt->sim.threads, "Threads (default 0: all)")->check(CLI::Range(0, io::kMaxThreads));
   sub->add_flag("--quiet", opt->quiet, "No progress bar");
   sub->add_option("-o,--output", opt->output, "Write to OUT instead of standard output");
   sub->callback([&run, opt] { run = [opt] { return run_simulate(*opt); }; });

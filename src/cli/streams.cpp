@@ -16,9 +16,21 @@ namespace obliq::cli {
 namespace {
 
 volatile std::sig_atomic_t g_received = 0;
+std::atomic<bool> g_stop{false};  // lock-free, so safe to set in a signal handler
+static_assert(std::atomic<bool>::is_always_lock_free);
+
+// The self-pipe: the handler writes a byte, so that a reader waiting in poll() wakes up even when
+// the signal came just after it last looked at the flag.
+int g_wake[2] = {-1, -1};
 
 extern "C" void on_stop_signal(int sig) {
   g_received = sig;
+  g_stop.store(true);
+  if (g_wake[1] >= 0) {
+    const int saved = errno;
+    [[maybe_unused]] const ssize_t k = ::write(g_wake[1], "s", 1);
+    errno = saved;
+  }
   std::signal(sig, SIG_DFL);  // a second signal ends the process at once
 }
 
@@ -34,6 +46,8 @@ void install(int sig, void (*handler)(int)) {
 
 StopSignals::StopSignals() {
   g_received = 0;
+  g_stop.store(false);
+  if (g_wake[0] < 0 && ::pipe2(g_wake, O_CLOEXEC | O_NONBLOCK) != 0) g_wake[0] = g_wake[1] = -1;
   install(SIGINT, on_stop_signal);
   install(SIGTERM, on_stop_signal);
   std::signal(SIGPIPE, SIG_IGN);
@@ -43,6 +57,7 @@ StopSignals::~StopSignals() {
   std::signal(SIGTERM, SIG_DFL);
 }
 int StopSignals::received() { return int(g_received); }
+const std::atomic<bool>* StopSignals::flag() { return &g_stop; }
 
 bool InputLines::open(const std::string& path, const char* who) {
   path_ = path;
@@ -84,16 +99,23 @@ bool InputLines::fill(std::chrono::steady_clock::time_point deadline, Event& why
     why = Event::stopped;
     return false;
   }
-  if (deadline != std::chrono::steady_clock::time_point::max()) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    pollfd p{fd_, POLLIN, 0};
-    const int r = ::poll(&p, 1, int(left.count() > 0 ? left.count() : 0));
-    if (r == 0) {
-      why = Event::idle;
+  {  // wait for input, the idle deadline or a stop signal (the self-pipe: no lost wake-up)
+    int timeout = -1;
+    if (deadline != std::chrono::steady_clock::time_point::max()) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      timeout = int(left.count() > 0 ? left.count() : 0);
+    }
+    pollfd p[2] = {{fd_, POLLIN, 0}, {g_wake[0], POLLIN, 0}};  // a negative fd is ignored
+    int r;
+    do {  // another signal (not a stop) interrupts a wait without a deadline: wait on
+      r = ::poll(p, 2, timeout);
+    } while (r < 0 && errno == EINTR && timeout < 0 && !StopSignals::received());
+    if (StopSignals::received()) {
+      why = Event::stopped;
       return false;
     }
-    if (r < 0 && errno == EINTR) {
-      why = StopSignals::received() ? Event::stopped : Event::idle;
+    if (r == 0 || (r < 0 && errno == EINTR)) {
+      why = Event::idle;
       return false;
     }
   }

@@ -1,14 +1,16 @@
 // src/cli/streams.hpp: the input and output of a streaming subcommand (impact, dynamics, model,
-// lcp), on file descriptors so that nothing is lost:
+// lcp, simulate), on file descriptors so that nothing is lost:
 // - InputLines reads physical lines of at most io::kMaxLineBytes (a longer one is read to its
 //   end and reported as too long), notices an idle input (a slow producer: the caller flushes),
 //   and stops at SIGINT/SIGTERM;
 // - OutputLines writes whole lines only and reports a failed write (closed pipe, full disk) at
 //   once; it refuses an output that is the input file (same device and inode), before truncating;
-// - StopSignals turns the first SIGINT/SIGTERM into a flag (a second one ends the process).
+// - StopSignals turns the first SIGINT/SIGTERM into a flag (a second one ends the process); it
+//   also wakes a reader waiting for input (a self-pipe), and obliq sweep polls it between chunks.
 // Misuse messages have docs/format.md's form "<who>: cannot read|write '<path>': <reason>" (exit 2).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <string>
@@ -24,6 +26,8 @@ class StopSignals {
   ~StopSignals();
   static int received();  // 0, SIGINT or SIGTERM
   static int exit_code() { return 128 + received(); }
+  // The same event as a flag for library loops that poll one (sweep::Options::stop).
+  static const std::atomic<bool>* flag();
 };
 
 class InputLines {

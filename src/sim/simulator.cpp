@@ -8,6 +8,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "cpu/omp_guard.hpp"
 #include "obliq/sim/event_driven.hpp"
 #include "obliq/sim/moreau_jean.hpp"
 #include "obliq/sim/system.hpp"
@@ -37,8 +38,6 @@ template <class T> sim::StepParams<T> step_params(const SimOptions& o) {
   p.max_impacts = o.max_impacts;
   return p;
 }
-
-int thread_count(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
 
 }  // namespace
 
@@ -121,21 +120,27 @@ template <class T> sim::LinearSystem<T> system_of(const Batch<T>& b, std::size_t
 }
 
 // Runs fn(system, s, arena) for every scenario over OpenMP (static schedule; one arena per thread).
+// No exception crosses the region (cpu/omp_guard.hpp): a scratch that cannot be allocated is
+// rethrown after it as std::bad_alloc.
 template <class T, class Fn>
 void for_each_scenario(bool is_model, const model::ModelT<T>& m, const Batch<T>& raw, const RowMat<T>& gravity,
                        std::size_t count, int threads, Fn fn) {
   const long long n = static_cast<long long>(count);
-#pragma omp parallel num_threads(thread_count(threads))
+  cpu::OmpGuard guard;
+#pragma omp parallel num_threads(cpu::thread_count(threads))
   {
     std::vector<T> scratch;
 #pragma omp for schedule(static)
     for (long long s = 0; s < n; ++s) {
-      if (is_model)
-        fn(system_of(m, gravity, s), std::size_t(s), scratch);
-      else
-        fn(system_of(raw, s), std::size_t(s), scratch);
+      guard.run([&] {
+        if (is_model)
+          fn(system_of(m, gravity, s), std::size_t(s), scratch);
+        else
+          fn(system_of(raw, s), std::size_t(s), scratch);
+      });
     }
   }
+  guard.rethrow();
 }
 
 }  // namespace

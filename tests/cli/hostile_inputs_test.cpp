@@ -205,6 +205,7 @@ TEST(HostileInputs, SignalsFinishTheLinesReadAndExit130Or143) {
     c.signal(sig);
     const std::string out = c.read_all();
     EXPECT_EQ(c.wait(), 128 + sig);
+    EXPECT_FALSE(c.killed_by_signal());  // it exited with that code, it was not killed
     ASSERT_FALSE(out.empty());
     EXPECT_EQ(out.back(), '\n');
     const auto lines = parse_lines(out);

@@ -76,19 +76,22 @@ class Child {
   }
   const std::string& read_all() { return read_lines(std::size_t(-1)); }
 
-  // Waits (at most 30 s) for the exit. Returns the exit code, 128 + signal if killed by one,
-  // or -1 on a hang (the child is then killed).
+  // Waits (at most 30 s) for the exit. Returns the exit code, 128 + signal if killed by one
+  // (killed_by_signal() then tells it from an exit with that code), or -1 on a hang (the child
+  // is then killed).
   int wait() {
     for (int k = 0; k < 3000; ++k) {
       int st = 0;
       if (::waitpid(pid_, &st, WNOHANG) == pid_) {
         reaped_ = true;
+        killed_ = WIFSIGNALED(st);
         return WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : -1;
       }
       ::usleep(10000);
     }
     return -1;
   }
+  bool killed_by_signal() const { return killed_; }
 
  private:
   std::size_t count_lines() const {
@@ -98,7 +101,7 @@ class Child {
   }
   pid_t pid_ = -1;
   int to_child_ = -1, from_child_ = -1;
-  bool eof_ = false, reaped_ = false;
+  bool eof_ = false, reaped_ = false, killed_ = false;
   std::string out_;
 };
 
