@@ -1,13 +1,12 @@
 // obliq sweep STUDY.json (docs/sweep.md): a Monte Carlo restitution sweep. Prints a readable
 // summary, writes DIR/summary.json (every statistic), the per-sample rows the study asks for and
-// the plots. A progress bar goes to standard error when it is a terminal; Ctrl-C (SIGINT) stops
-// after the chunk in flight and writes the summary of the samples done, marked partial.
+// the plots. A progress bar goes to standard error when it is a terminal; SIGINT or SIGTERM
+// (cli::StopSignals) stops after the chunk in flight and writes the summary of the samples done,
+// marked partial (exit 130 or 143). The study file is never one of the files written.
 // Under mpirun (Open MPI) each rank runs a block-aligned share and rank 0 merges them exactly.
 #include <unistd.h>
 
-#include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +15,8 @@
 #include <string>
 
 #include "cli/commands.hpp"
+#include "cli/streams.hpp"
+#include "io/limits.hpp"
 #include "io/scenario_json.hpp"
 #include "obliq/sweep.hpp"
 #include "sweep/mpi.hpp"
@@ -34,8 +35,19 @@ struct SweepOptions {
   bool quiet = false;
 };
 
-std::atomic<bool> g_stop{false};
-extern "C" void on_sigint(int) { g_stop.store(true); }
+// Whether the study file is one of the files the sweep writes into `dir` (summary.json, rows*.csv,
+// rows*.h5, and the plots' *.png, *.dat, *.gp): it would be truncated before it is used up (same device and inode, as for -o
+// of the line commands).
+bool writes_over_study(const std::string& study, const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::equivalent(fs::path(dir) / "summary.json", study, ec)) return true;
+  const fs::path p(study);
+  if (!fs::equivalent(p.has_parent_path() ? p.parent_path() : fs::path("."), dir, ec)) return false;
+  const std::string name = p.filename().string(), ext = p.extension().string();
+  return (name.rfind("rows", 0) == 0 && (ext == ".csv" || ext == ".h5")) || ext == ".png" || ext == ".dat" ||
+         ext == ".gp";
+}
 
 // "[#####.....]  45%  12345/100000  23.4k samples/s  ETA 3 s" on one refreshed line.
 class ProgressBar {
@@ -81,16 +93,20 @@ int run_sweep(const SweepOptions& opt) {
     }
   }
 
-  struct sigaction sa {};
-  sa.sa_handler = on_sigint;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
+  if (writes_over_study(opt.study, dir)) {
+    if (mpi.rank() == 0)
+      std::cerr << "obliq sweep: cannot write into '" << dir << "': the study file '" << opt.study
+                << "' would be overwritten\n";
+    return 2;
+  }
+
+  StopSignals signals;
 
   sweep::Options run;
   run.threads = opt.threads;
   run.chunk = opt.chunk;
   std::tie(run.begin, run.end) = sweep::shard(study.samples, mpi.rank(), mpi.size());
-  run.stop = &g_stop;
+  run.stop = StopSignals::flag();
   ProgressBar bar(!opt.quiet && mpi.rank() == 0 && ::isatty(STDERR_FILENO));
   run.progress = [&](std::uint64_t d, std::uint64_t t) { bar(d, t); };
   sweep::RowWriter rows(study, dir, mpi.rank(), mpi.size());
@@ -141,7 +157,11 @@ int run_sweep(const SweepOptions& opt) {
   for (const auto& f : written) std::cout << " " << f;
   std::cout << "\n";
   std::cout.flush();
-  return result.partial ? 130 : 0;
+  if (!std::cout) {
+    std::cerr << "obliq sweep: cannot write the summary to standard output\n";
+    return 2;
+  }
+  return result.partial ? (StopSignals::received() ? StopSignals::exit_code() : 130) : 0;
 }
 
 }  // namespace
@@ -152,7 +172,7 @@ void register_sweep_command(CLI::App& app, Action& run) {
       "sweep", "Monte Carlo restitution sweep of a study file: summary statistics, per-sample rows and plots");
   sub->add_option("STUDY", opt->study, "The study file (JSON, docs/sweep.md)")->required();
   sub->add_option("-o,--output", opt->dir, "Output folder (default: <study name>-sweep in the current folder)");
-  sub->add_option("--threads", opt->threads, "Threads (default 0: all)")->check(CLI::Range(0, 1 << 16));
+  sub->add_option("--threads", opt->threads, "Threads (default 0: all)")->check(CLI::Range(0, io::kMaxThreads));
   sub->add_option("--chunk", opt->chunk, "Samples per chunk (default 8192); results do not depend on it")
       ->check(CLI::Range(1, 1 << 26));
   sub->add_flag("--no-plots", opt->no_plots, "Write no plots");

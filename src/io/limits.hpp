@@ -31,6 +31,10 @@ inline constexpr std::size_t kChunkLines = std::size_t(1) << 15;
 inline constexpr std::size_t kChunkBytes = std::size_t(64) << 20;
 inline constexpr int kIdleFlushMs = 100;
 
+// A study file of obliq sweep (one JSON object, read whole; its nesting depth is bounded by
+// kMaxJsonDepth too: a study with a raw scenario nests 5 levels).
+inline constexpr std::size_t kMaxStudyBytes = std::size_t(64) << 20;
+
 // URDF files (obliq model): file size, <link> elements, XML nesting depth. The kinematic tree's
 // depth is bounded by the link count; it is walked without recursion.
 inline constexpr std::size_t kMaxUrdfBytes = std::size_t(64) << 20;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "cpu/omp_guard.hpp"
 #include "obliq/model/joint_impulses.hpp"
 #include "obliq/model/kinematics.hpp"
 #include "sweep/distribution.hpp"
@@ -15,8 +16,6 @@ namespace obliq::sweep {
 namespace {
 
 constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
-
-int thread_count(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
 
 // The batch of pre-impact scenarios: the model at the perturbed states, or the raw scenario
 // with perturbed qdot. Model failures leave their status in `status`.
@@ -42,14 +41,18 @@ void build_batch(const Study& st, std::uint64_t first, std::size_t count, int th
   }
   // Restitution per unilateral row; e(v) laws read the row's approach speed -(A_u qdot)_i.
   const int mu = batch.shape.m_u;
-#pragma omp parallel for schedule(static) num_threads(thread_count(threads))
+  cpu::OmpGuard guard;  // no exception crosses the region (cpu/omp_guard.hpp)
+#pragma omp parallel for schedule(static) num_threads(cpu::thread_count(threads))
   for (long long s = 0; s < c; ++s) {
-    for (int r = 0; r < mu; ++r) {
-      const double vn = batch.A_u_of(s).row(r).dot(batch.qdot_of(s));
-      batch.e[s * mu + r] = draw(st.restitution[r], uniform01(st.seed, Stream::restitution, first + s, r), -vn);
-    }
-    batch.law[s] = std::uint8_t(st.law);
+    guard.run([&] {
+      for (int r = 0; r < mu; ++r) {
+        const double vn = batch.A_u_of(s).row(r).dot(batch.qdot_of(s));
+        batch.e[s * mu + r] = draw(st.restitution[r], uniform01(st.seed, Stream::restitution, first + s, r), -vn);
+      }
+      batch.law[s] = std::uint8_t(st.law);
+    });
   }
+  guard.rethrow();
 }
 
 }  // namespace
@@ -60,16 +63,20 @@ void draw_states(const Study& st, std::uint64_t first, std::size_t count, int th
   const int nv = m.nv;
   Q.resize(count, m.nq);
   V.resize(count, nv);
-#pragma omp parallel for schedule(static) num_threads(thread_count(threads))
+  cpu::OmpGuard guard;  // no exception crosses the region (cpu/omp_guard.hpp)
+#pragma omp parallel for schedule(static) num_threads(cpu::thread_count(threads))
   for (long long s = 0; s < static_cast<long long>(count); ++s) {
-    const std::uint64_t i = first + std::uint64_t(s);
-    Eigen::VectorXd dq(nv);
-    for (int k = 0; k < nv; ++k) {
-      dq(k) = draw(st.dq[k], uniform01(st.seed, Stream::q, i, k));
-      V(s, k) = st.qdot(k) + draw(st.dqdot[k], uniform01(st.seed, Stream::qdot, i, k));
-    }
-    Q.row(s) = model::integrate(m, st.q, dq, 1.0).transpose();  // q perturbed along the tangent space
+    guard.run([&] {
+      const std::uint64_t i = first + std::uint64_t(s);
+      Eigen::VectorXd dq(nv);
+      for (int k = 0; k < nv; ++k) {
+        dq(k) = draw(st.dq[k], uniform01(st.seed, Stream::q, i, k));
+        V(s, k) = st.qdot(k) + draw(st.dqdot[k], uniform01(st.seed, Stream::qdot, i, k));
+      }
+      Q.row(s) = model::integrate(m, st.q, dq, 1.0).transpose();  // q perturbed along the tangent space
+    });
   }
+  guard.rethrow();
 }
 
 Layout layout(const Study& st) {
@@ -149,21 +156,28 @@ void run_samples(const Study& st, std::uint64_t first, std::size_t count, int th
   out.released.assign(count * L.m_u, 0);
   const long long c = static_cast<long long>(count);
   const int n = L.n, m = L.m_b + L.m_u;
-#pragma omp parallel num_threads(thread_count(threads))
+  cpu::OmpGuard guard;  // an allocation that fails is rethrown after the region, never inside
+#pragma omp parallel num_threads(cpu::thread_count(threads))
   {
     std::vector<double> block;  // the model layer's per-state data (joint impulses)
     model::ModelView<double> mv;
     model::DataView<double> d;
-    std::vector<double> dq(n);
+    std::vector<double> dq;
     RowMat<double> J;
-    if (L.joints > 0) {
-      mv = st.model->view();
-      block.resize(model::data_size(mv));
-      d = model::data_view(mv, block.data());
-      J.resize(L.joints, 6);
-    }
+    bool have_scratch = false;
+    guard.run([&] {
+      dq.resize(n);
+      if (L.joints > 0) {
+        mv = st.model->view();
+        block.resize(model::data_size(mv));
+        d = model::data_view(mv, block.data());
+        J.resize(L.joints, 6);
+      }
+      have_scratch = true;
+    });
 #pragma omp for schedule(static)
     for (long long s = 0; s < c; ++s) {
+      if (!have_scratch) continue;  // the guard rethrows after the region
       auto row = out.values.row(s);
       for (int r = 0; r < L.m_u; ++r) row(L.e + r) = batch.e[s * L.m_u + r];
       const Status status = model_status[s] != Status::ok ? model_status[s] : res.status[s];
@@ -201,6 +215,7 @@ void run_samples(const Study& st, std::uint64_t first, std::size_t count, int th
       }
     }
   }
+  guard.rethrow();
 }
 
 }  // namespace obliq::sweep

@@ -11,6 +11,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "cpu/omp_guard.hpp"
 #include "kll_sketch.hpp"
 #include "sweep/samples.hpp"
 
@@ -210,16 +211,20 @@ void Statistics::add(const SampleTable& t, int threads) {
   Impl& s = *impl_;
   if (t.first != s.end || s.finished) throw std::logic_error("Statistics::add: chunks must come in sample order");
   const long long nout = static_cast<long long>(s.outputs.size());
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads > 0 ? threads : omp_get_max_threads())
+  cpu::OmpGuard guard;  // no exception crosses the region (cpu/omp_guard.hpp)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(cpu::thread_count(threads))
   for (long long c = 0; c < nout; ++c) {
-    Output& o = s.outputs[c];
-    for (std::size_t r = 0; r < t.count; ++r) {
-      const std::uint64_t i = t.first + r;
-      const double x = t.values(r, c);
-      if (!std::isnan(x)) o.open.push_back(x);
-      if ((i + 1) % kBlock == 0) o.close_block(i / kBlock);
-    }
+    guard.run([&] {
+      Output& o = s.outputs[c];
+      for (std::size_t r = 0; r < t.count; ++r) {
+        const std::uint64_t i = t.first + r;
+        const double x = t.values(r, c);
+        if (!std::isnan(x)) o.open.push_back(x);
+        if ((i + 1) % kBlock == 0) o.close_block(i / kBlock);
+      }
+    });
   }
+  guard.rethrow();
   for (std::size_t r = 0; r < t.count; ++r) {
     ++s.status_count[int(t.status[r])];
     s.energy_consistent += t.status[r] == Status::ok && t.energy_consistent[r];

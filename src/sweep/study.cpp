@@ -2,8 +2,11 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <stdexcept>
 
+#include "io/json_line.hpp"
+#include "io/limits.hpp"
 #include "io/scenario_json.hpp"
 #include "obliq/sweep.hpp"
 #include "sweep/distribution.hpp"
@@ -165,10 +168,21 @@ Study parse_study(const json& j, const std::string& base_dir) {
   return s;
 }
 
+// The file is read whole, at most io::kMaxStudyBytes, and its nesting depth is checked before the
+// JSON parser (which recurses) sees it (docs/limits.md).
 Study load_study(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in || std::filesystem::is_directory(path)) throw std::invalid_argument("cannot read '" + path + "'");
-  json j = json::parse(in, nullptr, false);
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  std::string text;
+  if (ec || size <= io::kMaxStudyBytes) text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  if (text.size() > io::kMaxStudyBytes || (!ec && size > io::kMaxStudyBytes))
+    throw std::invalid_argument("'" + path + "' is too large (more than " + std::to_string(io::kMaxStudyBytes) + " bytes)");
+  if (io::json_depth(text, io::kMaxJsonDepth) > io::kMaxJsonDepth)
+    throw std::invalid_argument("'" + path + "' is too deeply nested (more than " + std::to_string(io::kMaxJsonDepth) +
+                                " levels of [ and {)");
+  json j = json::parse(text, nullptr, false);
   if (j.is_discarded()) throw std::invalid_argument("'" + path + "' is not valid JSON");
   return parse_study(j, std::filesystem::path(path).parent_path().string());
 }

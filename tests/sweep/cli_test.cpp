@@ -8,6 +8,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
@@ -129,34 +130,62 @@ TEST(SweepCli, BadStudyIsMisuse) {
   EXPECT_NE(text.find("cannot read"), std::string::npos) << text;
 }
 
-// Ctrl-C: SIGINT stops after the chunk in flight; the summary of the samples done is written and
-// marked partial, with every statistic counting exactly those samples; exit code 130.
+// Hostile study files and options (issue 10): a study nested 100,000 levels deep is refused (the
+// JSON parser recurses), --threads past 256 is misuse, and the study file is never one of the
+// files the sweep writes (it would be truncated): each exit 2 with a message, nothing written.
+TEST(SweepCli, HostileStudiesAndOptionsAreRefused) {
+  std::string text;
+  const fs::path deep = scratch() / "deep.json";
+  std::ofstream(deep) << "{\"name\": " << std::string(100000, '[') << std::string(100000, ']') << "}";
+  EXPECT_EQ(obliq("sweep " + quote(deep.string()), &text), 2);
+  EXPECT_NE(text.find("too deeply nested (more than 64 levels"), std::string::npos) << text;
+
+  const std::string study = small_copy("foot_landing.json", 100);
+  EXPECT_EQ(obliq("sweep " + quote(study) + " --threads 65536 -o " + quote((scratch() / "t").string()), &text), 2);
+  EXPECT_NE(text.find("256"), std::string::npos) << text;
+
+  const fs::path dir = scratch() / "over";
+  fs::create_directories(dir);
+  fs::copy_file(study, dir / "summary.json", fs::copy_options::overwrite_existing);
+  std::ifstream in(study);
+  const std::string original((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(obliq("sweep " + quote((dir / "summary.json").string()) + " -o " + quote(dir.string()), &text), 2);
+  EXPECT_NE(text.find("would be overwritten"), std::string::npos) << text;
+  std::ifstream kept(dir / "summary.json");
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(kept)), std::istreambuf_iterator<char>()), original);
+}
+
+// Ctrl-C: SIGINT (and SIGTERM) stops after the chunk in flight; the summary of the samples done is
+// written and marked partial, with every statistic counting exactly those samples; exit code 130
+// (143).
 TEST(SweepCli, InterruptWritesAPartialSummary) {
-  const std::string study = small_copy("quadruped_touchdown.json", 50000000);
-  const fs::path dir = scratch() / "interrupted";
-  const pid_t pid = ::fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    const std::string out = (scratch() / "interrupted.txt").string();
-    std::freopen(out.c_str(), "w", stdout);
-    ::execl(OBLIQ_CLI_PATH, "obliq", "sweep", study.c_str(), "-o", dir.c_str(), "--chunk", "2000", "--threads", "1",
-            "--no-plots", static_cast<char*>(nullptr));
-    std::_Exit(127);
+  for (int sig : {SIGINT, SIGTERM}) {
+    const std::string study = small_copy("quadruped_touchdown.json", 50000000);
+    const fs::path dir = scratch() / ("interrupted" + std::to_string(sig));
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      const std::string out = (scratch() / "interrupted.txt").string();
+      std::freopen(out.c_str(), "w", stdout);
+      ::execl(OBLIQ_CLI_PATH, "obliq", "sweep", study.c_str(), "-o", dir.c_str(), "--chunk", "2000", "--threads", "1",
+              "--no-plots", static_cast<char*>(nullptr));
+      std::_Exit(127);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+    ASSERT_EQ(::kill(pid, sig), 0);
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 128 + sig);
+    const json s = summary(dir);
+    EXPECT_TRUE(s["partial"].get<bool>());
+    const auto done = s["samples_done"].get<std::uint64_t>();
+    EXPECT_GT(done, 0u);
+    EXPECT_LT(done, 50000000u);
+    EXPECT_EQ(done % 2000, 0u);  // whole chunks
+    EXPECT_EQ(s["counts"]["samples"].get<std::uint64_t>(), done);
+    EXPECT_EQ(s["outputs"]["e.FL_foot"]["count"].get<std::uint64_t>(), done);
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
-  ASSERT_EQ(::kill(pid, SIGINT), 0);
-  int status = 0;
-  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 130);
-  const json s = summary(dir);
-  EXPECT_TRUE(s["partial"].get<bool>());
-  const auto done = s["samples_done"].get<std::uint64_t>();
-  EXPECT_GT(done, 0u);
-  EXPECT_LT(done, 50000000u);
-  EXPECT_EQ(done % 2000, 0u);  // whole chunks
-  EXPECT_EQ(s["counts"]["samples"].get<std::uint64_t>(), done);
-  EXPECT_EQ(s["outputs"]["e.FL_foot"]["count"].get<std::uint64_t>(), done);
 }
 
 }  // namespace
