@@ -98,6 +98,15 @@ inline Eigen::VectorXd vec(const json& a) {
 
 inline std::string status_of(const json& j) { return j.at("status").get<std::string>(); }
 
+// Whether a null appears anywhere in j (no ok line may carry one: JSON has no Infinity or NaN).
+inline bool has_null(const json& j) {
+  if (j.is_null()) return true;
+  if (j.is_structured())
+    for (const auto& v : j)
+      if (has_null(v)) return true;
+  return false;
+}
+
 // Entry-wise |a - b| <= tol * (1 + |b|).
 inline ::testing::AssertionResult near(const Eigen::VectorXd& a, const Eigen::VectorXd& b, double tol) {
   if (a.size() != b.size())

@@ -31,14 +31,6 @@ void expect_good(const json& j) {
   EXPECT_TRUE(near(vec(j.at("impulse")), Eigen::Vector2d(0, 1), 1e-14));
 }
 
-// No null anywhere inside an ok line (docs/format.md: every number is finite; JSON has no Infinity).
-bool has_null(const json& j) {
-  if (j.is_null()) return true;
-  if (j.is_structured())
-    for (const auto& v : j)
-      if (has_null(v)) return true;
-  return false;
-}
 void expect_no_null_on_ok_lines(const std::string& out) {
   for (const json& j : parse_lines(out))
     if (status_of(j) == "ok") EXPECT_FALSE(has_null(j)) << j.dump();

@@ -19,14 +19,6 @@ using test_support::Child;
 
 const std::string kBall = R"({"id": "ball", "q": [0, 0, 0.5], "qdot": [0, 0, 0]})";
 
-bool has_null(const json& j) {
-  if (j.is_null()) return true;
-  if (j.is_structured())
-    for (const auto& v : j)
-      if (has_null(v)) return true;
-  return false;
-}
-
 RunResult simulate(const std::vector<std::string>& lines, const std::string& extra) {
   std::string text;
   for (const auto& l : lines) text += l + "\n";
