@@ -113,10 +113,12 @@ LcpProblem read_siconos_lcp(std::istream& in) {
     for (auto& v : index2) v = tk.integer("index2_data");
     if (index1.front() != 0 || index1.back() != nbblocks)
       throw std::runtime_error("Siconos LCP file: index1_data does not span the blocks");
+    // Nondecreasing as a whole before any is used, so every block index lies in [0, nbblocks)
+    // (checking each row as it came read index2_data past its end: a fuzz/siconos_reader.cpp finding).
+    for (std::size_t k = 1; k < index1.size(); ++k)
+      if (index1[k] < index1[k - 1]) throw std::runtime_error("Siconos LCP file: index1_data not increasing");
     long block = 0;
     for (long br = 0; br < bn0; ++br) {
-      if (index1[std::size_t(br + 1)] < index1[std::size_t(br)])
-        throw std::runtime_error("Siconos LCP file: index1_data not increasing");
       for (long b = index1[std::size_t(br)]; b < index1[std::size_t(br + 1)]; ++b, ++block) {
         const long bc = index2[std::size_t(b)];
         if (bc < 0 || bc >= bn1) throw std::runtime_error("Siconos LCP file: index2_data out of range");

@@ -57,6 +57,17 @@ TEST(HostileLcp, SiconosDetectedByExtensionFirstTokenOrFlag) {
   }
 }
 
+// A sparse-block Siconos file whose index1_data rises past nbblocks before it falls back (found by
+// fuzz/siconos_reader.cpp under ASan: the reader read index2_data past its end). Now a
+// malformed file: exit 2 with the reason, nothing written.
+TEST(HostileLcp, SiconosBlockIndexPastTheBlockCountIsMalformed) {
+  const std::string dat = "3\n1\n3\n3\n2\n2 2\n1 3\n1 3\n3 2\n0 9 2\n\n0\n1\n1\n2 02\n-1 -1 -1\n";
+  const auto r = run_lcp_text("index1.dat", dat);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_NE(r.err.find("index1_data not increasing"), std::string::npos) << r.err;
+}
+
 TEST(HostileLcp, NonFiniteLiteralKeepsItsId) {
   const auto r = run_lcp_text("nan.jsonl", R"({"id": "x", "M": [[NaN]], "q": [1]})" "\n" R"({"id": "y", "M": [[1]], "q": [-1e999]})"
                                                                                          "\n" + kGood + "\n");
