@@ -184,6 +184,27 @@ TEST(HostileInputs, SlowProducerGetsEachAnswerBeforeTheNextLine) {
   EXPECT_EQ(c.wait(), 0);
 }
 
+// The same for `obliq lcp -` (it read the whole input before solving) and `obliq model --state -`:
+// each answer comes while the input is still open.
+TEST(HostileInputs, LcpAndModelStreamToo) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{OBLIQ_CLI_PATH, "lcp", "-"}, R"({"id": "p", "M": [[2, 1], [1, 2]], "q": [-3, -3]})"},
+      {{OBLIQ_CLI_PATH, "model", "ball", "--state", "-"}, R"({"id": "s", "q": [0, 0, 1], "qdot": [0, 0, -1]})"}};
+  for (const auto& [argv, line] : cases) {
+    Child c(argv, (temp_dir() / "stream.err").string());
+    ASSERT_TRUE(c.started());
+    ASSERT_TRUE(c.write(line + "\n"));
+    const auto first = parse_lines(c.read_lines(1));
+    ASSERT_EQ(first.size(), 1u) << argv[1] << ": no output for the first line while the input stays open";
+    EXPECT_EQ(status_of(first[0]), "ok") << first[0].dump();
+    ASSERT_TRUE(c.write(line + "\n"));
+    ASSERT_EQ(parse_lines(c.read_lines(2)).size(), 2u) << argv[1];
+    c.close_input();
+    c.read_all();
+    EXPECT_EQ(c.wait(), 0) << argv[1];
+  }
+}
+
 // SIGINT / SIGTERM: the lines read are answered, whole, and the exit code is 128 + signal; a line
 // cut by the signal (half written by the producer) is dropped.
 TEST(HostileInputs, SignalsFinishTheLinesReadAndExit130Or143) {
