@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "obliq/lcp.hpp"
+#include "obliq/io/lcp_json.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view line(reinterpret_cast<const char*>(data), size);

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "io/scenario_json.hpp"
+#include "obliq/io/scenario_json.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view line(reinterpret_cast<const char*>(data), size);

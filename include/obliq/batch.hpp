@@ -5,7 +5,9 @@
 #pragma once
 
 #include <Eigen/Dense>
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -20,10 +22,19 @@ bool parse_backend(const std::string& name, Backend& out);
 
 struct RunOptions {
   Backend backend = Backend::cpu;
-  int threads = 0;  // 0: all hardware threads (OpenMP default)
+  // 0: automatic (one thread for batches below serial_batch_size(shape), else all OpenMP threads);
+  // > 0: at most that many OpenMP threads; negative: rejected (std::invalid_argument).
+  int threads = 0;
   // LCP method of the complementarity law (cpu backend; see ScenarioView::lcp_solver).
   lcp::Solver lcp_solver = lcp::Solver::lemke;
+  // Scenarios to solve: empty = all; otherwise one entry per scenario, 0 = skip it (its results
+  // and status are left exactly as they were). cpu and reference backends only.
+  std::span<const std::uint8_t> mask = {};
 };
+
+// Below this many scenarios of this shape the cpu backend runs on the calling thread when
+// threads = 0 (starting an OpenMP team costs more than it saves; measured in docs/host-api.md).
+std::size_t serial_batch_size(Shape shape);
 
 template <class T> using RowMat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 template <class T> using Vec = Eigen::Matrix<T, Eigen::Dynamic, 1>;
@@ -31,9 +42,14 @@ template <class T> using MatMap = Eigen::Map<RowMat<T>>;
 template <class T> using VecMap = Eigen::Map<Vec<T>>;
 template <class T> using ConstMatMap = Eigen::Map<const RowMat<T>>;
 template <class T> using ConstVecMap = Eigen::Map<const Vec<T>>;
+using FlagMap = Eigen::Map<Eigen::Matrix<std::uint8_t, Eigen::Dynamic, 1>>;
+using ConstFlagMap = Eigen::Map<const Eigen::Matrix<std::uint8_t, Eigen::Dynamic, 1>>;
 
 // Inputs of a batch. Buffers are public (flat, scenario s at offset s * block size) so that a
-// backend or a caller with its own data can read and write them directly.
+// backend or a caller with its own data can read and write them directly. Every solve checks
+// that each buffer still has count x block entries for `shape` (std::invalid_argument if not),
+// so a shape, count or buffer changed after construction is refused, never read out of bounds.
+// The per-scenario accessors (X_of(s)) are Eigen::Map views: no allocation, s not checked.
 template <class T> struct Batch {
   Shape shape;
   std::size_t count = 0;
@@ -53,26 +69,49 @@ template <class T> struct Batch {
   std::vector<T> vel_tol;    // (count)
 
   Batch() = default;
-  // All inputs zero, M = I, law = complementarity, tolerances 1e-9.
+  // All inputs zero, M = I, law = complementarity, tolerances 1e-9. Throws std::invalid_argument
+  // for a negative dimension or n = 0 with count > 0.
   Batch(Shape s, std::size_t count);
 
   int m() const { return shape.m_b + shape.m_u; }
-  MatMap<T> M_of(std::size_t s) { return {M.data() + s * shape.n * shape.n, shape.n, shape.n}; }
+  MatMap<T> M_of(std::size_t s) { return {M.data() + s * nn(), shape.n, shape.n}; }
   VecMap<T> qdot_of(std::size_t s) { return {qdot.data() + s * shape.n, shape.n}; }
   VecMap<T> h_of(std::size_t s) { return {h.data() + s * shape.n, shape.n}; }
   VecMap<T> u_of(std::size_t s) { return {u.data() + s * shape.n, shape.n}; }
   VecMap<T> i_u_of(std::size_t s) { return {i_u.data() + s * shape.n, shape.n}; }
-  MatMap<T> A_b_of(std::size_t s) { return {A_b.data() + s * shape.m_b * shape.n, shape.m_b, shape.n}; }
-  MatMap<T> A_u_of(std::size_t s) { return {A_u.data() + s * shape.m_u * shape.n, shape.m_u, shape.n}; }
+  MatMap<T> A_b_of(std::size_t s) { return {A_b.data() + s * std::size_t(shape.m_b) * shape.n, shape.m_b, shape.n}; }
+  MatMap<T> A_u_of(std::size_t s) { return {A_u.data() + s * std::size_t(shape.m_u) * shape.n, shape.m_u, shape.n}; }
   VecMap<T> phi_u_of(std::size_t s) { return {phi_u.data() + s * shape.m_u, shape.m_u}; }
   VecMap<T> Adot_qdot_of(std::size_t s) { return {Adot_qdot.data() + s * m(), m()}; }
   VecMap<T> e_of(std::size_t s) { return {e.data() + s * shape.m_u, shape.m_u}; }
 
-  // Copy one scenario in (converting to T) or out (as double).
+  ConstMatMap<T> M_of(std::size_t s) const { return {M.data() + s * nn(), shape.n, shape.n}; }
+  ConstVecMap<T> qdot_of(std::size_t s) const { return {qdot.data() + s * shape.n, shape.n}; }
+  ConstVecMap<T> h_of(std::size_t s) const { return {h.data() + s * shape.n, shape.n}; }
+  ConstVecMap<T> u_of(std::size_t s) const { return {u.data() + s * shape.n, shape.n}; }
+  ConstVecMap<T> i_u_of(std::size_t s) const { return {i_u.data() + s * shape.n, shape.n}; }
+  ConstMatMap<T> A_b_of(std::size_t s) const { return {A_b.data() + s * std::size_t(shape.m_b) * shape.n, shape.m_b, shape.n}; }
+  ConstMatMap<T> A_u_of(std::size_t s) const { return {A_u.data() + s * std::size_t(shape.m_u) * shape.n, shape.m_u, shape.n}; }
+  ConstVecMap<T> phi_u_of(std::size_t s) const { return {phi_u.data() + s * shape.m_u, shape.m_u}; }
+  ConstVecMap<T> Adot_qdot_of(std::size_t s) const { return {Adot_qdot.data() + s * m(), m()}; }
+  ConstVecMap<T> e_of(std::size_t s) const { return {e.data() + s * shape.m_u, shape.m_u}; }
+
+  // Copy one scenario in (converting to T; its shape must be this batch's, else
+  // std::invalid_argument) or out (as double; allocates, for tests and tools).
   void set(std::size_t s, const Scenario& sc);
   Scenario get(std::size_t s) const;
+
+  // Throws std::invalid_argument naming the first buffer whose size does not match
+  // count x block for `shape`, or a negative dimension. Every solve calls it.
+  void check() const;
+
+ private:
+  std::size_t nn() const { return std::size_t(shape.n) * shape.n; }
 };
 
+// Results of solve_impact: one entry per scenario, the same blocks as Batch. Sized by the solve
+// (kept, with its contents, when shape and count are unchanged: reusing one results object
+// across steps allocates nothing). Freshly sized results read zero with Status::not_solved.
 template <class T> struct ImpactResults {
   Shape shape;
   std::size_t count = 0;
@@ -86,6 +125,17 @@ template <class T> struct ImpactResults {
   std::vector<Status> status;          // (count)
 
   void resize(Shape s, std::size_t count);
+  // Per-scenario views (no allocation, s not checked).
+  VecMap<T> qdot_plus_of(std::size_t s) { return {qdot_plus.data() + s * shape.n, shape.n}; }
+  VecMap<T> impulse_of(std::size_t s) { return {impulse.data() + s * shape.n, shape.n}; }
+  VecMap<T> lambda_of(std::size_t s) { return {lambda.data() + s * m(), m()}; }
+  FlagMap active_of(std::size_t s) { return {active.data() + s * shape.m_u, shape.m_u}; }
+  ConstVecMap<T> qdot_plus_of(std::size_t s) const { return {qdot_plus.data() + s * shape.n, shape.n}; }
+  ConstVecMap<T> impulse_of(std::size_t s) const { return {impulse.data() + s * shape.n, shape.n}; }
+  ConstVecMap<T> lambda_of(std::size_t s) const { return {lambda.data() + s * m(), m()}; }
+  ConstFlagMap active_of(std::size_t s) const { return {active.data() + s * shape.m_u, shape.m_u}; }
+  int m() const { return shape.m_b + shape.m_u; }
+  // Copy of scenario s as Eigen objects in double (allocates; the _of views do not).
   ImpactResult get(std::size_t s) const;
   void set(std::size_t s, const ImpactResult& r);
 };
@@ -99,12 +149,22 @@ template <class T> struct DynamicsResults {
   std::vector<Status> status;        // (count)
 
   void resize(Shape s, std::size_t count);
+  VecMap<T> qddot_of(std::size_t s) { return {qddot.data() + s * shape.n, shape.n}; }
+  VecMap<T> lambda_of(std::size_t s) { return {lambda.data() + s * m(), m()}; }
+  FlagMap active_of(std::size_t s) { return {active.data() + s * shape.m_u, shape.m_u}; }
+  ConstVecMap<T> qddot_of(std::size_t s) const { return {qddot.data() + s * shape.n, shape.n}; }
+  ConstVecMap<T> lambda_of(std::size_t s) const { return {lambda.data() + s * m(), m()}; }
+  ConstFlagMap active_of(std::size_t s) const { return {active.data() + s * shape.m_u, shape.m_u}; }
+  int m() const { return shape.m_b + shape.m_u; }
   DynamicsResult get(std::size_t s) const;
   void set(std::size_t s, const DynamicsResult& r);
 };
 
-// Run a backend over the batch. Results are resized to the batch. Each scenario gets a status;
-// the call itself throws only for misuse (e.g. Backend::cuda in a build without CUDA).
+// Run a backend over the batch. Each solved scenario gets a status; a bad scenario never
+// changes another's result. The call itself throws, before touching `out`, only for misuse:
+// std::invalid_argument for a batch whose buffers do not match its shape and count, a negative
+// thread count or a mask of the wrong length; std::runtime_error for Backend::cuda when the
+// CUDA backend is not available (not built, library missing, or no device).
 template <class T> void solve_impact(const Batch<T>& in, ImpactResults<T>& out, const RunOptions& opt = {});
 template <class T> void solve_dynamics(const Batch<T>& in, DynamicsResults<T>& out, const RunOptions& opt = {});
 

@@ -41,7 +41,8 @@ void bind_status(nb::module_& m) {
       .value("lcp_budget", Status::lcp_budget)
       .value("bad_friction", Status::bad_friction)
       .value("friction_law", Status::friction_law)
-      .value("ambiguous", Status::ambiguous);
+      .value("ambiguous", Status::ambiguous)
+      .value("not_solved", Status::not_solved);
   m.def(
       "status_reason", [](int code) { return std::string(status_reason(Status(code))); }, nb::arg("code"),
       "The command line's reason text for a status code ('ok', 'M is not symmetric positive definite', ...).");

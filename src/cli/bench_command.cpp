@@ -18,7 +18,7 @@
 #include "cpu/omp_guard.hpp"
 #include "io/limits.hpp"
 #include "io/random_scenarios.hpp"
-#include "io/scenario_json.hpp"
+#include "obliq/io/scenario_json.hpp"
 #include "obliq/batch.hpp"
 
 namespace obliq::cli {

@@ -18,11 +18,10 @@
 
 #include "cli/commands.hpp"
 #include "cli/pump.hpp"
+#include "cpu/cuda_backend.hpp"
 #include "io/limits.hpp"
+#include "obliq/io/lcp_json.hpp"
 #include "obliq/lcp.hpp"
-#if defined(OBLIQ_HAVE_CUDA)
-#include "obliq/cuda.hpp"
-#endif
 
 namespace obliq::cli {
 namespace {
@@ -61,13 +60,7 @@ std::string render(const nlohmann::json& o) { return o.dump(-1, ' ', false, nloh
 
 // Solves the problems; a batch whose memory cannot be had is solved one problem at a time.
 std::vector<LcpSolution> solve_all(const std::vector<LcpProblem>& problems, const LcpOptions& opt, const LcpArgs& a) {
-  if (a.backend == "cuda") {
-#if defined(OBLIQ_HAVE_CUDA)
-    return cuda::solve_lcp_batch(problems, opt);  // throws (exit 2) when no device is usable
-#else
-    throw std::runtime_error("this build of obliq has no CUDA backend (nvcc was not found at configure time)");
-#endif
-  }
+  if (a.backend == "cuda") return solve_lcp_batch_cuda(problems, opt);
   return solve_lcp_batch(problems, opt);
 }
 
@@ -168,12 +161,8 @@ int run_lcp(const LcpArgs& a) {
   opt.solver = *parse_lcp_solver(a.solver);  // validated by CLI11
   opt.threads = a.threads;
   opt.max_iterations = a.max_iterations;
-#if !defined(OBLIQ_HAVE_CUDA)
-  if (a.backend == "cuda") {
-    std::cerr << "obliq lcp: this build of obliq has no CUDA backend (nvcc was not found at configure time)\n";
-    return 2;
-  }
-#endif
+  // The cuda backend loaded (or refused, exit 2 with "backend cuda: ...") before any file is opened.
+  if (a.backend == "cuda") cpu::cuda_backend();
   StopSignals signals;
   InputLines in;
   if (!in.open(a.file, "obliq lcp")) return 2;

@@ -1,11 +1,14 @@
 // obliq: the command-line tool (docs/format.md). Subcommands live in their own files.
 #include <exception>
 #include <iostream>
+#include <string>
 
 #include "cli/commands.hpp"
+#include "obliq/version.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"obliq: batched multi-contact solver (projection-based impacts, constrained dynamics, contact LCPs)"};
+  app.set_version_flag("--version", std::string("obliq ") + obliq::version_string);
   app.require_subcommand(1);
   obliq::cli::Action run;
   obliq::cli::register_solve_commands(app, run);

@@ -16,7 +16,7 @@
 #include "cli/model_source.hpp"
 #include "cli/pump.hpp"
 #include "io/limits.hpp"
-#include "io/scenario_json.hpp"
+#include "obliq/io/scenario_json.hpp"
 #include "obliq/batch.hpp"
 #include "obliq/friction.hpp"
 #include "obliq/model/friction_rows.hpp"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "io/scenario_json.hpp"
+#include "obliq/io/scenario_json.hpp"
 #include "obliq/model/host.hpp"
 
 namespace obliq::cli {

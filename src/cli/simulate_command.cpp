@@ -25,7 +25,7 @@
 #include "cli/model_source.hpp"
 #include "cli/pump.hpp"
 #include "io/limits.hpp"
-#include "io/scenario_json.hpp"
+#include "obliq/io/scenario_json.hpp"
 #include "obliq/simulator.hpp"
 
 namespace obliq::cli {

@@ -19,11 +19,12 @@
 
 #include "cli/commands.hpp"
 #include "cli/pump.hpp"
+#include "cpu/cuda_backend.hpp"
 #include "cpu/omp_guard.hpp"
 #include "io/limits.hpp"
-#include "io/scenario_json.hpp"
 #include "obliq/batch.hpp"
 #include "obliq/friction.hpp"
+#include "obliq/io/scenario_json.hpp"
 
 namespace obliq::cli {
 namespace {
@@ -205,6 +206,8 @@ int run_solve(const SolveOptions& opt) {
     return 2;
   }
   run.threads = opt.threads;
+  // The cuda backend loaded (or refused, exit 2 with "backend cuda: ...") before any file is opened.
+  if (run.backend == Backend::cuda) cpu::cuda_backend();
   for (lcp::Solver s : {lcp::Solver::lemke, lcp::Solver::pivot, lcp::Solver::pgs, lcp::Solver::enumerate,
                         lcp::Solver::automatic})
     if (opt.lcp_solver == lcp::solver_name(s)) run.lcp_solver = s;

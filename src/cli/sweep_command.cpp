@@ -17,7 +17,7 @@
 #include "cli/commands.hpp"
 #include "cli/streams.hpp"
 #include "io/limits.hpp"
-#include "io/scenario_json.hpp"
+#include "obliq/io/scenario_json.hpp"
 #include "obliq/sweep.hpp"
 #include "sweep/mpi.hpp"
 #include "sweep/outputs.hpp"

@@ -1,5 +1,11 @@
-// src/cpu/batch.cpp: storage of the host batches and the per-scenario copy in and out.
+// src/cpu/batch.cpp: storage of the host batches, their shape checks, views of them, and the
+// per-scenario copy in and out.
+#include <stdexcept>
+#include <string>
+
+#include "cpu/scenario_views.hpp"
 #include "obliq/batch.hpp"
+#include "obliq/host_views.hpp"
 
 namespace obliq {
 
@@ -20,7 +26,30 @@ bool parse_backend(const std::string& name, Backend& out) {
   return true;
 }
 
+namespace {
+
+std::string shape_text(Shape s) {
+  return "(n = " + std::to_string(s.n) + ", m_b = " + std::to_string(s.m_b) + ", m_u = " + std::to_string(s.m_u) + ")";
+}
+
+void check_shape(Shape s, std::size_t count, const char* what) {
+  if (s.n < 0 || s.m_b < 0 || s.m_u < 0 || (s.n == 0 && count > 0))
+    throw std::invalid_argument(std::string(what) + ": bad shape " + shape_text(s) +
+                                " (n must be at least 1, m_b and m_u at least 0)");
+}
+
+template <class V> void check_size(const V& buffer, const char* name, std::size_t count, std::size_t block, Shape s) {
+  if (buffer.size() != count * block)
+    throw std::invalid_argument("obliq::Batch: buffer " + std::string(name) + " has " + std::to_string(buffer.size()) +
+                                " entries, expected count x block = " + std::to_string(count) + " x " +
+                                std::to_string(block) + " for shape " + shape_text(s) +
+                                " (were shape, count or a buffer changed after construction?)");
+}
+
+}  // namespace
+
 template <class T> Batch<T>::Batch(Shape s, std::size_t c) : shape(s), count(c) {
+  check_shape(s, c, "obliq::Batch");
   const std::size_t n = s.n, mb = s.m_b, mu = s.m_u;
   M.assign(c * n * n, T(0));
   for (std::size_t k = 0; k < c; ++k)
@@ -39,7 +68,32 @@ template <class T> Batch<T>::Batch(Shape s, std::size_t c) : shape(s), count(c) 
   vel_tol.assign(c, T(1e-9));
 }
 
+template <class T> void Batch<T>::check() const {
+  check_shape(shape, count, "obliq::Batch");
+  const std::size_t n = shape.n, mb = shape.m_b, mu = shape.m_u;
+  check_size(M, "M", count, n * n, shape);
+  check_size(qdot, "qdot", count, n, shape);
+  check_size(h, "h", count, n, shape);
+  check_size(u, "u", count, n, shape);
+  check_size(i_u, "i_u", count, n, shape);
+  check_size(A_b, "A_b", count, mb * n, shape);
+  check_size(A_u, "A_u", count, mu * n, shape);
+  check_size(phi_u, "phi_u", count, mu, shape);
+  check_size(Adot_qdot, "Adot_qdot", count, mb + mu, shape);
+  check_size(e, "e", count, mu, shape);
+  check_size(law, "law", count, 1, shape);
+  check_size(gap_tol, "gap_tol", count, 1, shape);
+  check_size(vel_tol, "vel_tol", count, 1, shape);
+}
+
 template <class T> void Batch<T>::set(std::size_t s, const Scenario& sc) {
+  if (sc.shape() != shape || sc.qdot.size() != shape.n || sc.h.size() != shape.n || sc.u.size() != shape.n ||
+      sc.i_u.size() != shape.n || sc.phi_u.size() != shape.m_u || sc.Adot_qdot.size() != m() || sc.e.size() != shape.m_u)
+    throw std::invalid_argument("obliq::Batch::set: the scenario's shape " + shape_text(sc.shape()) +
+                                " or one of its vector sizes does not match the batch's " + shape_text(shape) +
+                                " (Scenario::zeros(shape) gives every vector its size)");
+  if (s >= count)
+    throw std::invalid_argument("obliq::Batch::set: scenario " + std::to_string(s) + " of a batch of " + std::to_string(count));
   M_of(s) = sc.M.cast<T>();
   qdot_of(s) = sc.qdot.cast<T>();
   h_of(s) = sc.h.cast<T>();
@@ -55,26 +109,53 @@ template <class T> void Batch<T>::set(std::size_t s, const Scenario& sc) {
   vel_tol[s] = T(sc.vel_tol);
 }
 
-template <class T> Scenario Batch<T>::get(std::size_t s) const {
-  auto& self = const_cast<Batch<T>&>(*this);
-  Scenario sc;
-  sc.M = self.M_of(s).template cast<double>();
-  sc.qdot = self.qdot_of(s).template cast<double>();
-  sc.h = self.h_of(s).template cast<double>();
-  sc.u = self.u_of(s).template cast<double>();
-  sc.i_u = self.i_u_of(s).template cast<double>();
-  sc.A_b = self.A_b_of(s).template cast<double>();
-  sc.A_u = self.A_u_of(s).template cast<double>();
-  sc.phi_u = self.phi_u_of(s).template cast<double>();
-  sc.Adot_qdot = self.Adot_qdot_of(s).template cast<double>();
-  sc.e = self.e_of(s).template cast<double>();
-  sc.law = Law(law[s]);
-  sc.gap_tol = double(gap_tol[s]);
-  sc.vel_tol = double(vel_tol[s]);
-  return sc;
+template <class T> Scenario Batch<T>::get(std::size_t s) const { return cpu::to_scenario(cpu::scenario_view(host_view(*this), s)); }
+
+template <class T> HostBatchView<T> host_view(const Batch<T>& b) {
+  const std::ptrdiff_t n = b.shape.n, mb = b.shape.m_b, mu = b.shape.m_u;
+  HostBatchView<T> v;
+  v.shape = b.shape;
+  v.count = b.count;
+  v.M = {b.M.data(), n * n, 1};
+  v.qdot = {b.qdot.data(), n, 1};
+  v.h = {b.h.data(), n, 1};
+  v.u = {b.u.data(), n, 1};
+  v.i_u = {b.i_u.data(), n, 1};
+  v.A_b = {b.A_b.data(), mb * n, 1};
+  v.A_u = {b.A_u.data(), mu * n, 1};
+  v.phi_u = {b.phi_u.data(), mu, 1};
+  v.Adot_qdot = {b.Adot_qdot.data(), mb + mu, 1};
+  v.e = {b.e.data(), mu, 1};
+  v.law = {b.law.data(), 1, 1};
+  v.gap_tol = {b.gap_tol.data(), 1, 1};
+  v.vel_tol = {b.vel_tol.data(), 1, 1};
+  return v;
 }
 
+template <class T> void set_outputs(HostBatchView<T>& v, ImpactResults<T>& r) {
+  const std::ptrdiff_t n = r.shape.n, m = r.m(), mu = r.shape.m_u;
+  v.qdot_plus = {r.qdot_plus.data(), n, 1};
+  v.impulse = {r.impulse.data(), n, 1};
+  v.lambda = {r.lambda.data(), m, 1};
+  v.active = {r.active.data(), mu, 1};
+  v.kinetic_energy_pre = {r.kinetic_energy_pre.data(), 1, 1};
+  v.kinetic_energy_post = {r.kinetic_energy_post.data(), 1, 1};
+  v.energy_consistent = {r.energy_consistent.data(), 1, 1};
+  v.status = {r.status.data(), 1, 1};
+}
+
+template <class T> void set_outputs(HostBatchView<T>& v, DynamicsResults<T>& r) {
+  const std::ptrdiff_t n = r.shape.n, m = r.m(), mu = r.shape.m_u;
+  v.qddot = {r.qddot.data(), n, 1};
+  v.lambda = {r.lambda.data(), m, 1};
+  v.active = {r.active.data(), mu, 1};
+  v.status = {r.status.data(), 1, 1};
+}
+
+// Sizing keeps the contents when nothing changes (no allocation across steps; a masked solve
+// leaves the skipped scenarios' results as they were).
 template <class T> void ImpactResults<T>::resize(Shape s, std::size_t c) {
+  if (s == shape && c == count && status.size() == c) return;
   shape = s;
   count = c;
   qdot_plus.assign(c * s.n, T(0));
@@ -84,18 +165,16 @@ template <class T> void ImpactResults<T>::resize(Shape s, std::size_t c) {
   kinetic_energy_pre.assign(c, T(0));
   kinetic_energy_post.assign(c, T(0));
   energy_consistent.assign(c, 0);
-  status.assign(c, Status::ok);
+  status.assign(c, Status::not_solved);
 }
 
 template <class T> ImpactResult ImpactResults<T>::get(std::size_t s) const {
-  const int n = shape.n, m = shape.m_b + shape.m_u, mu = shape.m_u;
   ImpactResult r;
   r.status = status[s];
-  r.qdot_plus = ConstVecMap<T>(qdot_plus.data() + s * n, n).template cast<double>();
-  r.impulse = ConstVecMap<T>(impulse.data() + s * n, n).template cast<double>();
-  r.lambda = ConstVecMap<T>(lambda.data() + s * m, m).template cast<double>();
-  r.active.resize(mu);
-  for (int i = 0; i < mu; ++i) r.active[i] = active[s * mu + i];
+  r.qdot_plus = qdot_plus_of(s).template cast<double>();
+  r.impulse = impulse_of(s).template cast<double>();
+  r.lambda = lambda_of(s).template cast<double>();
+  r.active = active_of(s).template cast<int>();
   r.kinetic_energy_pre = double(kinetic_energy_pre[s]);
   r.kinetic_energy_post = double(kinetic_energy_post[s]);
   r.energy_consistent = energy_consistent[s] != 0;
@@ -103,53 +182,47 @@ template <class T> ImpactResult ImpactResults<T>::get(std::size_t s) const {
 }
 
 template <class T> void ImpactResults<T>::set(std::size_t s, const ImpactResult& r) {
-  const int n = shape.n, m = shape.m_b + shape.m_u, mu = shape.m_u;
-  status[s] = r.status;
-  auto put = [](std::vector<T>& dst, std::size_t off, const Eigen::VectorXd& v, int len) {
-    for (int i = 0; i < len; ++i) dst[off + i] = i < v.size() ? T(v[i]) : T(0);
-  };
-  put(qdot_plus, s * n, r.qdot_plus, n);
-  put(impulse, s * n, r.impulse, n);
-  put(lambda, s * m, r.lambda, m);
-  for (int i = 0; i < mu; ++i) active[s * mu + i] = i < r.active.size() ? std::uint8_t(r.active[i]) : 0;
-  kinetic_energy_pre[s] = T(r.kinetic_energy_pre);
-  kinetic_energy_post[s] = T(r.kinetic_energy_post);
-  energy_consistent[s] = r.energy_consistent ? 1 : 0;
+  HostBatchView<T> v;
+  v.shape = shape;
+  set_outputs(v, *this);
+  status[s] = cpu::store(r, cpu::impact_view(v, s));
 }
 
 template <class T> void DynamicsResults<T>::resize(Shape s, std::size_t c) {
+  if (s == shape && c == count && status.size() == c) return;
   shape = s;
   count = c;
   qddot.assign(c * s.n, T(0));
   lambda.assign(c * (s.m_b + s.m_u), T(0));
   active.assign(c * s.m_u, 0);
-  status.assign(c, Status::ok);
+  status.assign(c, Status::not_solved);
 }
 
 template <class T> DynamicsResult DynamicsResults<T>::get(std::size_t s) const {
-  const int n = shape.n, m = shape.m_b + shape.m_u, mu = shape.m_u;
   DynamicsResult r;
   r.status = status[s];
-  r.qddot = ConstVecMap<T>(qddot.data() + s * n, n).template cast<double>();
-  r.lambda = ConstVecMap<T>(lambda.data() + s * m, m).template cast<double>();
-  r.active.resize(mu);
-  for (int i = 0; i < mu; ++i) r.active[i] = active[s * mu + i];
+  r.qddot = qddot_of(s).template cast<double>();
+  r.lambda = lambda_of(s).template cast<double>();
+  r.active = active_of(s).template cast<int>();
   return r;
 }
 
 template <class T> void DynamicsResults<T>::set(std::size_t s, const DynamicsResult& r) {
-  const int n = shape.n, m = shape.m_b + shape.m_u, mu = shape.m_u;
-  status[s] = r.status;
-  for (int i = 0; i < n; ++i) qddot[s * n + i] = i < r.qddot.size() ? T(r.qddot[i]) : T(0);
-  for (int i = 0; i < m; ++i) lambda[s * m + i] = i < r.lambda.size() ? T(r.lambda[i]) : T(0);
-  for (int i = 0; i < mu; ++i) active[s * mu + i] = i < r.active.size() ? std::uint8_t(r.active[i]) : 0;
+  HostBatchView<T> v;
+  v.shape = shape;
+  set_outputs(v, *this);
+  status[s] = cpu::store(r, cpu::dynamics_view(v, s));
 }
 
-template struct Batch<double>;
-template struct Batch<float>;
-template struct ImpactResults<double>;
-template struct ImpactResults<float>;
-template struct DynamicsResults<double>;
-template struct DynamicsResults<float>;
+#define OBLIQ_INSTANTIATE(T)                                                  \
+  template struct Batch<T>;                                                   \
+  template struct ImpactResults<T>;                                           \
+  template struct DynamicsResults<T>;                                         \
+  template HostBatchView<T> host_view<T>(const Batch<T>&);                    \
+  template void set_outputs<T>(HostBatchView<T>&, ImpactResults<T>&);         \
+  template void set_outputs<T>(HostBatchView<T>&, DynamicsResults<T>&);
+OBLIQ_INSTANTIATE(double)
+OBLIQ_INSTANTIATE(float)
+#undef OBLIQ_INSTANTIATE
 
 }  // namespace obliq

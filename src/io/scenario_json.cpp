@@ -1,5 +1,5 @@
 // io/scenario_json.cpp: scenario lines in, result lines out (docs/format.md).
-#include "io/scenario_json.hpp"
+#include "obliq/io/scenario_json.hpp"
 
 #include <algorithm>
 #include <cmath>

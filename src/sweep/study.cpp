@@ -7,7 +7,7 @@
 
 #include "io/json_line.hpp"
 #include "io/limits.hpp"
-#include "io/scenario_json.hpp"
+#include "obliq/io/scenario_json.hpp"
 #include "obliq/sweep.hpp"
 #include "sweep/distribution.hpp"
 

@@ -5,7 +5,7 @@
 #include <map>
 
 #include "cli_helpers.hpp"
-#include "io/scenario_json.hpp"
+#include "obliq/io/scenario_json.hpp"
 #include "obliq/reference.hpp"
 
 namespace obliq {

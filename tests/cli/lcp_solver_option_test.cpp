@@ -8,7 +8,7 @@
 
 #include "cli/cli_helpers.hpp"
 #include "io/random_scenarios.hpp"
-#include "io/scenario_json.hpp"
+#include "obliq/io/scenario_json.hpp"
 
 using namespace obliq;
 using namespace obliq::cli_test;

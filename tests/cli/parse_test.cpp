@@ -6,7 +6,7 @@
 #include <random>
 #include <string>
 
-#include "io/scenario_json.hpp"
+#include "obliq/io/scenario_json.hpp"
 
 namespace obliq {
 namespace {

@@ -1,11 +1,11 @@
-// lcp/lcp_json.cpp: the JSON Lines of `obliq lcp` (docs/lcp.md; docs/format.md's conventions: an
+// io/lcp_json.cpp: the JSON Lines of `obliq lcp` (docs/lcp.md; docs/format.md's conventions: an
 // "error: <reason>" line per bad problem, numbers that read back to the same double).
 #include <cmath>
 #include <string>
 
 #include "io/json_line.hpp"
 #include "io/limits.hpp"
-#include "obliq/lcp.hpp"
+#include "obliq/io/lcp_json.hpp"
 
 namespace obliq {
 namespace {

@@ -1,4 +1,4 @@
-// io/scenario_json.hpp: scenario lines (JSON Lines, docs/format.md) in and results out.
+// obliq/io/scenario_json.hpp: scenario lines (JSON Lines, docs/format.md) in and results out.
 //
 // Reading is split in two: the structural checks a file reader must make (a JSON object, the
 // required keys, numbers that are finite, arrays where arrays belong, shapes that agree with

@@ -1,0 +1,43 @@
+// src/cpu/cuda_backend.hpp: the CUDA backend as the host library sees it, a table of entry
+// points that the separate library libobliq_cuda.so exports (cuda/backend_table.cpp). The host
+// library opens that library with dlopen the first time a caller asks for Backend::cuda, so a
+// CPU run never loads the CUDA runtime.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "obliq/batch.hpp"
+#include "obliq/lcp.hpp"
+
+namespace obliq::cpu {
+
+struct CudaBackend {
+  int abi = 0;  // kCudaBackendAbi of the library that built the table
+  bool (*device_available)(std::string* reason) = nullptr;
+  void (*impact_d)(const Batch<double>&, ImpactResults<double>&, const RunOptions&) = nullptr;
+  void (*impact_f)(const Batch<float>&, ImpactResults<float>&, const RunOptions&) = nullptr;
+  void (*dynamics_d)(const Batch<double>&, DynamicsResults<double>&, const RunOptions&) = nullptr;
+  void (*dynamics_f)(const Batch<float>&, DynamicsResults<float>&, const RunOptions&) = nullptr;
+  std::vector<LcpSolution> (*lcp)(const std::vector<LcpProblem>&, const LcpOptions&) = nullptr;
+
+  template <class T> void impact(const Batch<T>& in, ImpactResults<T>& out, const RunOptions& opt) const {
+    if constexpr (std::is_same_v<T, double>) impact_d(in, out, opt);
+    else impact_f(in, out, opt);
+  }
+  template <class T> void dynamics(const Batch<T>& in, DynamicsResults<T>& out, const RunOptions& opt) const {
+    if constexpr (std::is_same_v<T, double>) dynamics_d(in, out, opt);
+    else dynamics_f(in, out, opt);
+  }
+};
+
+// Bumped whenever CudaBackend changes.
+inline constexpr int kCudaBackendAbi = 1;
+// The C symbol libobliq_cuda.so exports: const CudaBackend* obliq_cuda_backend_v1().
+inline constexpr const char* kCudaBackendSymbol = "obliq_cuda_backend_v1";
+
+// The loaded backend, with a device present. Throws std::runtime_error("backend cuda: ...")
+// saying why not: the build has no CUDA backend, its library cannot be loaded, or no device.
+const CudaBackend& cuda_backend();
+
+}  // namespace obliq::cpu
