@@ -190,32 +190,33 @@ template <class T> void solve_dynamics(const HostBatchView<T>& v, const RunOptio
   run_dynamics(v, opt);
 }
 
-template <class T> void solve_impact(const Batch<T>& in, ImpactResults<T>& out, const RunOptions& opt) {
+namespace {
+
+// An owning batch: checked, the cuda backend loaded (or refused) before `out` is touched, then
+// the results sized (kept when unchanged) and solved through their views.
+template <class T, class Results, class CudaFn, class RunFn>
+void solve_batch(const Batch<T>& in, Results& out, const RunOptions& opt, CudaFn cuda_fn, RunFn run) {
   in.check();
   check_options(opt, in.count);
   if (opt.backend == Backend::cuda) {
     const cpu::CudaBackend& cuda = cpu::cuda_backend();  // throws, out untouched, when unavailable
     if (!opt.mask.empty()) throw std::invalid_argument("obliq: RunOptions::mask is not supported by Backend::cuda");
-    return cuda.impact(in, out, opt);
+    return cuda_fn(cuda);
   }
   out.resize(in.shape, in.count);
   HostBatchView<T> v = host_view(in);
   set_outputs(v, out);
-  run_impact(v, opt);
+  run(v, opt);
+}
+
+}  // namespace
+
+template <class T> void solve_impact(const Batch<T>& in, ImpactResults<T>& out, const RunOptions& opt) {
+  solve_batch(in, out, opt, [&](const cpu::CudaBackend& c) { c.impact(in, out, opt); }, run_impact<T>);
 }
 
 template <class T> void solve_dynamics(const Batch<T>& in, DynamicsResults<T>& out, const RunOptions& opt) {
-  in.check();
-  check_options(opt, in.count);
-  if (opt.backend == Backend::cuda) {
-    const cpu::CudaBackend& cuda = cpu::cuda_backend();
-    if (!opt.mask.empty()) throw std::invalid_argument("obliq: RunOptions::mask is not supported by Backend::cuda");
-    return cuda.dynamics(in, out, opt);
-  }
-  out.resize(in.shape, in.count);
-  HostBatchView<T> v = host_view(in);
-  set_outputs(v, out);
-  run_dynamics(v, opt);
+  solve_batch(in, out, opt, [&](const cpu::CudaBackend& c) { c.dynamics(in, out, opt); }, run_dynamics<T>);
 }
 
 #define OBLIQ_INSTANTIATE(T)                                                                        \
