@@ -198,7 +198,7 @@ Statistics::Statistics(const Study& study, std::vector<std::pair<double, double>
     o.open.reserve(kBlock);
   }
   s.begin = s.end = begin;
-  s.status_count.assign(int(Status::lcp_budget) + 1, 0);
+  s.status_count.assign(int(Status::not_solved) + 1, 0);  // one slot per Status value
   s.candidate.assign(s.L.m_u, 0);
   s.released.assign(s.L.m_u, 0);
 }
