@@ -1,0 +1,44 @@
+// `--backend cuda` where the cuda backend cannot run (a build without it, or no device): the
+// command refuses before it opens any file, with exit 2 and one line "obliq: backend cuda: ...",
+// the same form for impact, dynamics and lcp, and never the old "nvcc was not found" text.
+// Where a GPU and the backend are present the command succeeds and these tests skip.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "cli_helpers.hpp"
+
+namespace obliq {
+namespace {
+
+using namespace cli_test;
+
+void expect_refused_before_output(const std::string& command, const std::string& input_name,
+                                  const std::string& input) {
+  const auto in = write_temp(input_name, input);
+  const auto out = temp_dir() / (input_name + ".out");
+  std::filesystem::remove(out);
+  const auto r = run_obliq(command + " --backend cuda " + quote(in.string()) + " -o " + quote(out.string()));
+  if (r.exit_code == 0) GTEST_SKIP() << "the cuda backend ran here (a GPU is present)";
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err.rfind("obliq: backend cuda: ", 0), 0u) << r.err;
+  EXPECT_EQ(r.err.find("nvcc"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out)) << "the output file was created before the backend was checked";
+}
+
+TEST(CudaBackendChoice, ImpactRefusesBeforeOpeningTheOutput) {
+  expect_refused_before_output("impact", "cuda_choice_impact.jsonl",
+                               R"({"M":[[2,0],[0,2]],"qdot":[0,-1],"A_u":[[0,1]],"e":0.5})" "\n");
+}
+
+TEST(CudaBackendChoice, DynamicsRefusesBeforeOpeningTheOutput) {
+  expect_refused_before_output("dynamics", "cuda_choice_dynamics.jsonl",
+                               R"({"M":[[2,0],[0,2]],"qdot":[0,0],"h":[0,-19.62],"A_u":[[0,1]]})" "\n");
+}
+
+TEST(CudaBackendChoice, LcpRefusesBeforeOpeningTheOutput) {
+  expect_refused_before_output("lcp", "cuda_choice_lcp.jsonl", R"({"M":[[2,1],[1,2]],"q":[-1,-1]})" "\n");
+}
+
+}  // namespace
+}  // namespace obliq
