@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "obliq/sweep.hpp"
+#include "obliq/version.hpp"
 #include "sweep/samples.hpp"
 #include "sweep/statistics.hpp"
 
@@ -85,7 +86,7 @@ Result run(const Study& st, const Options& opt) {
 
 json summary(const Study& st, const Result& result, const json& run_info) {
   json j;
-  j["obliq_version"] = OBLIQ_VERSION;
+  j["obliq_version"] = version_string;
   j["study"] = st.source;
   j["name"] = st.name;
   j["seed"] = st.seed;
