@@ -14,7 +14,9 @@
 // is checked from the XML text itself (urdfdom silently drops an inertial it cannot read, e.g.
 // mass "nan"): finite, mass >= 0, inertia positive definite (or all zero: a point mass) and
 // within the triangle inequality; otherwise an error names the link. A joint whose parent is its
-// child, or a link reached twice (a loop), is an error; the tree is walked without recursion.
+// child, or a link reached twice (a loop), is an error, and a cycle of joints is rejected from the
+// XML text before urdfdom sees it (urdfdom leaks a cycle when it fails later); the tree is walked
+// without recursion.
 #include <console_bridge/console.h>
 #include <tinyxml.h>
 #include <urdf_parser/urdf_parser.h>
@@ -22,6 +24,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -123,10 +126,7 @@ bool attribute_number(const TiXmlElement* e, const char* attr, double& out, std:
 // (a point mass) or, when check_triangle (full checks), positive definite and within the
 // triangle inequality (each principal moment at most the sum of the other two, to 1e-9
 // relative); with basic checks, positive semi-definite to 1e-12 of the largest moment.
-void check_inertials(const std::string& xml, const std::string& name, bool check_triangle) {
-  TiXmlDocument doc;
-  doc.Parse(xml.c_str());
-  const TiXmlElement* robot = doc.RootElement();
+void check_inertials(const TiXmlElement* robot, const std::string& name, bool check_triangle) {
   if (!robot) return;  // urdfdom reports the parse error
   for (const TiXmlElement* link = robot->FirstChildElement("link"); link; link = link->NextSiblingElement("link")) {
     const char* ln = link->Attribute("name");
@@ -159,6 +159,52 @@ void check_inertials(const std::string& xml, const std::string& name, bool check
       fail(name, where + ": inertia is not positive semi-definite (principal moments " + moments.str() + ")");
     if (check_triangle && d[2] > (d[0] + d[1]) * (1 + 1e-9))
       fail(name, where + ": inertia violates the triangle inequality (principal moments " + moments.str() + ")");
+  }
+}
+
+// The joints' parent -> child graph, read from the XML text as urdfdom reads it (<joint> elements
+// of <robot>, the "link" attributes of <parent> and <child>), has no joint whose parent is its
+// child and no cycle. Checked before urdfdom sees the text: urdfdom links a cycle's links to each
+// other by shared_ptr before it can fail on a later joint or on the root, and then returns null,
+// so the cycle it built can be neither reached nor freed (LeakSanitizer, fuzz/urdf.cpp).
+void check_joint_graph(const TiXmlElement* robot, const std::string& name) {
+  if (!robot) return;  // urdfdom reports the parse error
+  std::map<std::string, std::vector<std::string>> children;
+  for (const TiXmlElement* j = robot->FirstChildElement("joint"); j; j = j->NextSiblingElement("joint")) {
+    const TiXmlElement* pe = j->FirstChildElement("parent");
+    const TiXmlElement* ce = j->FirstChildElement("child");
+    const char* parent = pe ? pe->Attribute("link") : nullptr;
+    const char* child = ce ? ce->Attribute("link") : nullptr;
+    if (!parent || !child) continue;  // urdfdom reports the joint
+    const char* jn = j->Attribute("name");
+    if (std::string(parent) == child)
+      fail(name, std::string("joint '") + (jn ? jn : "?") + "' has link '" + child + "' as both parent and child");
+    children[parent].push_back(child);
+  }
+  // Depth-first without recursion; a link met again while still on the path closes a cycle.
+  enum class Mark { on_path, done };
+  std::map<std::string, Mark> mark;
+  for (const auto& [start, unused] : children) {
+    if (mark.count(start)) continue;
+    std::vector<std::pair<const std::string*, std::size_t>> path{{&start, 0}};
+    mark[start] = Mark::on_path;
+    while (!path.empty()) {
+      auto& [link, next] = path.back();
+      const auto it = children.find(*link);
+      if (it == children.end() || next == it->second.size()) {
+        mark[*link] = Mark::done;
+        path.pop_back();
+        continue;
+      }
+      const std::string& child = it->second[next++];
+      const auto m = mark.find(child);
+      if (m == mark.end()) {
+        mark[child] = Mark::on_path;
+        path.push_back({&child, 0});
+      } else if (m->second == Mark::on_path) {
+        fail(name, "link '" + child + "' is reached twice (a kinematic loop; obliq models trees)");
+      }
+    }
   }
 }
 
@@ -249,14 +295,21 @@ struct Builder {
 
 Model load_urdf_string(const std::string& xml, bool free_base, const std::string& name, bool check_triangle) {
   check_text_bounds(xml, name);
-  check_inertials(xml, name, check_triangle);
+  {
+    TiXmlDocument doc;
+    doc.Parse(xml.c_str());
+    const TiXmlElement* robot = doc.FirstChildElement("robot");  // the element urdfdom reads
+    check_inertials(robot, name, check_triangle);
+    check_joint_graph(robot, name);
+  }
   CollectMessages messages;
   console_bridge::useOutputHandler(&messages);
   urdf::ModelInterfaceSharedPtr urdf_model = urdf::parseURDF(xml);
   console_bridge::restorePreviousOutputHandler();
   // urdfdom links hold their children by shared_ptr: a loop or a self-parent joint makes a cycle
-  // that would never be freed (LeakSanitizer found it through fuzz/urdf.cpp). Break the links'
-  // child pointers when this function leaves, by return or by throw.
+  // that would never be freed (LeakSanitizer found it through fuzz/urdf.cpp). check_joint_graph
+  // keeps cycles from reaching urdfdom (the only cure where parseURDF returns null); as a second
+  // guard, break the links' child pointers when this function leaves, by return or by throw.
   struct BreakCycles {
     const urdf::ModelInterfaceSharedPtr& model;
     ~BreakCycles() {
@@ -267,9 +320,6 @@ Model load_urdf_string(const std::string& xml, bool free_base, const std::string
   } break_cycles{urdf_model};
   if (!urdf_model || !urdf_model->getRoot())
     fail(name, "cannot parse" + (messages.text.empty() ? std::string() : " (" + messages.text + ")"));
-  for (const auto& [joint_name, joint] : urdf_model->joints_)
-    if (joint && joint->parent_link_name == joint->child_link_name)
-      fail(name, "joint '" + joint_name + "' has link '" + joint->child_link_name + "' as both parent and child");
   Model m;
   m.name = name;
   Builder b{m, name};
