@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "obliq/batch.hpp"
+#include "obliq/host_views.hpp"
 #include "obliq/model/host.hpp"
 #include "obliq/sim/state.hpp"
 
@@ -53,6 +54,11 @@ template <class T> class Simulator {
   // Every scenario advances `steps` times by dt: a Moreau-Jean step of length dt, or an
   // event-driven advance to t + dt (events resolved where they fall).
   void step(T dt, int steps = 1);
+  // The same with the joint torques read from the caller's memory instead of `u` (no copy):
+  // entry k of scenario s is u.data[s * u.scenario_stride + k * u.element_stride] (count x nv;
+  // scenario_stride 0 gives every scenario the same torques). `u` itself is left as it is.
+  // Throws std::invalid_argument (nothing stepped) when u.data is null.
+  void step(T dt, int steps, HostArray<const T> u);
   // Kinetic and potential energy of every scenario at its state (0 where the state is bad).
   void energies(std::vector<T>& kinetic, std::vector<T>& potential) const;
 

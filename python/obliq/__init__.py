@@ -1,11 +1,12 @@
-"""obliq: batched multi-contact impact, dynamics and LCP solves on numpy arrays.
+"""obliq: batched multi-contact impact, dynamics and LCP solves and time stepping on numpy arrays.
 
 See docs/python.md. Statuses are int32 arrays with the codes of `Status` (0 = ok)."""
 from . import _obliq
 from ._obliq import Model, Status, status_reason
 from .model import ModelEvaluation, evaluate
+from .sim import Simulator
 from .solve import LAWS, Batch, LcpResults, batch, dynamics, impact, lcp, solve_dynamics, solve_impact
 
-__all__ = ["Batch", "LAWS", "LcpResults", "Model", "ModelEvaluation", "Status", "batch", "dynamics", "evaluate",
+__all__ = ["Batch", "LAWS", "LcpResults", "Model", "ModelEvaluation", "Simulator", "Status", "batch", "dynamics", "evaluate",
            "impact", "lcp", "solve_dynamics", "solve_impact", "status_reason"]
 __version__ = "0.1.0"

@@ -45,5 +45,6 @@ void bind_status(nb::module_& m);
 void bind_batch(nb::module_& m);
 void bind_lcp(nb::module_& m);
 void bind_model(nb::module_& m);
+void bind_simulator(nb::module_& m);
 
 }  // namespace obliq::python

@@ -146,6 +146,12 @@ void for_each_scenario(bool is_model, const model::ModelT<T>& m, const Batch<T>&
 }  // namespace
 
 template <class T> void Simulator<T>::step(T dt, int steps) {
+  step(dt, steps, HostArray<const T>{u.data(), nv_, 1});
+}
+
+template <class T> void Simulator<T>::step(T dt, int steps, HostArray<const T> u_in) {
+  if (u_in.data == nullptr && count_ > 0 && nv_ > 0)
+    throw std::invalid_argument("Simulator::step: the torques array u has no data");
   const sim::StepParams<T> p = step_params<T>(options);
   const int nq = nq_, nv = nv_, mu = m_u_;
   for_each_scenario<T>(
@@ -166,7 +172,8 @@ template <class T> void Simulator<T>::step(T dt, int steps) {
         st.status = &status[s];
         st.last_impact_time = &last_impact_time[s];
         st.last_impact_v = vec_view(last_impact_v.data() + s * nv, nv);
-        const sim::ControlView<T> c{vec_view(static_cast<const T*>(u.data()) + s * nv, nv),
+        const sim::ControlView<T> c{VecView<const T>{u_in.data + std::ptrdiff_t(s) * u_in.scenario_stride, nv,
+                                                     u_in.element_stride},
                                     vec_view(static_cast<const T*>(e.data()) + s * mu, mu)};
         for (int k = 0; k < steps && status[s] == Status::ok; ++k) {
           if (p.integrator == sim::Integrator::moreau_jean)

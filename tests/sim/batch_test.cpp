@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <stdexcept>
 
 #include "obliq/simulator.hpp"
 
@@ -147,3 +148,46 @@ TEST(RawData, MatchesTheModelOnTheBall) {
 }
 
 }  // namespace
+
+// Torques read from the caller's strided memory (step(dt, k, HostArray)) give bitwise the same
+// trajectories as the same torques written into sim.u; sim.u is not touched. A shared row
+// (scenario_stride 0) is the same as every row holding it; a null array is refused.
+TEST(ExternalTorques, StridedCallerArrayEqualsOwnBuffer) {
+  SimOptions o;
+  o.threads = 2;
+  const std::size_t count = 9;
+  Simulator<double> own = quadruped_drop<double>(count, o), ext = quadruped_drop<double>(count, o);
+  const int nv = own.nv();
+  // The caller's array: (count x nv) stored column-major, so that both strides differ from the
+  // Simulator's own layout.
+  std::vector<double> buf(std::size_t(nv) * count, -99.0);
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> d(-5, 5);
+  for (int k = 0; k < 60; ++k) {
+    for (std::size_t s = 0; s < count; ++s)
+      for (int j = 6; j < nv; ++j) own.u(s, j) = buf[s + std::size_t(j) * count] = d(rng);
+    for (std::size_t s = 0; s < count; ++s)
+      for (int j = 0; j < 6; ++j) own.u(s, j) = buf[s + std::size_t(j) * count] = 0.0;
+    own.step(1e-3);
+    ext.step(1e-3, 1, obliq::HostArray<const double>{buf.data(), 1, std::ptrdiff_t(count)});
+  }
+  EXPECT_EQ(0, std::memcmp(own.q.data(), ext.q.data(), sizeof(double) * own.q.size()));
+  EXPECT_EQ(0, std::memcmp(own.v.data(), ext.v.data(), sizeof(double) * own.v.size()));
+  EXPECT_EQ(own.impacts, ext.impacts);
+  EXPECT_EQ(ext.u.norm(), 0.0) << "the Simulator's own torques are left as they were";
+  EXPECT_NE((own.q.row(0) - quadruped_drop<double>(count, o).q.row(0)).norm(), 0.0);
+
+  // scenario_stride 0: one row of torques for every scenario.
+  Simulator<double> shared = quadruped_drop<double>(count, o), rows = quadruped_drop<double>(count, o);
+  std::vector<double> one(nv, 0.0);
+  for (int j = 6; j < nv; ++j) one[j] = 0.5 * j;
+  for (std::size_t s = 0; s < count; ++s)
+    for (int j = 0; j < nv; ++j) rows.u(s, j) = one[j];
+  shared.step(1e-3, 20, obliq::HostArray<const double>{one.data(), 0, 1});
+  rows.step(1e-3, 20);
+  EXPECT_EQ(0, std::memcmp(shared.q.data(), rows.q.data(), sizeof(double) * rows.q.size()));
+
+  const Eigen::RowVectorXd q0 = shared.q.row(0);
+  EXPECT_THROW(shared.step(1e-3, 1, obliq::HostArray<const double>{}), std::invalid_argument);
+  EXPECT_EQ((shared.q.row(0) - q0).norm(), 0.0);
+}

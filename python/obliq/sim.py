@@ -1,0 +1,135 @@
+"""The batched Simulator (docs/simulator.md) on numpy arrays.
+
+State and controls are numpy views of the Simulator's own buffers, taken once at construction
+(the buffers never move): reading `sim.q` or writing `sim.u[:] = ...` copies nothing beyond what
+the expression itself does. `step(dt, u=torques)` reads a caller's (count, nv) array in place,
+whatever its strides."""
+import numpy as np
+
+from . import _obliq
+from ._arrays import FLOATS, as_array
+
+_SIM = {np.dtype(np.float64): _obliq.Simulator64, np.dtype(np.float32): _obliq.Simulator32}
+_RAW = {_obliq.Batch64: np.dtype(np.float64), _obliq.Batch32: np.dtype(np.float32)}
+
+# Views of the C++ buffers (row s = scenario s).
+STATE = ("q", "v", "t", "active", "impacts", "lcp_solves", "status", "last_impact_time", "last_impact_v")
+CONTROLS = ("u", "e", "gravity")
+
+
+class Simulator:
+    """`count` copies of a model (an obliq.Model, or a built-in's name) stepped together, or the
+    raw linear systems of an obliq Batch (then no count).
+
+    Options as `obliq simulate`: integrator 'moreau' (Moreau-Jean, fixed step) or 'event'
+    (event-driven), law 'complementarity' or 'projection', lcp_solver, theta, gamma, gap_tol and
+    vel_tol (< 0: the scalar's default), max_step, zeno_velocity, max_impacts, threads (0: all).
+    dtype float64 or float32 (raw systems: the batch's).
+
+    Arrays (numpy views, writable; row s = scenario s): q (count, nq), v (count, nv), t (count,),
+    active (count, m_u) uint8 (rows in contact after the last step), impacts and lcp_solves
+    (count,) int64, status (count,) int32 (obliq.Status codes), last_impact_time (count,) (NaN
+    before the first impact), last_impact_v (count, nv); controls u (count, nv) (generalized
+    forces: joint torques; a free flyer's six base entries are forces on the base), e
+    (count, m_u) restitution per contact, gravity (count, 3) (model systems only)."""
+
+    def __init__(self, model, count=None, *, dtype=np.float64, integrator="moreau", law="complementarity",
+                 lcp_solver="lemke", theta=0.5, gamma=0.5, gap_tol=-1.0, vel_tol=-1.0, max_step=0.0,
+                 zeno_velocity=0.0, max_impacts=100, threads=0):
+        opts = dict(integrator=integrator, law=law, lcp_solver=lcp_solver, theta=float(theta), gamma=float(gamma),
+                    gap_tol=float(gap_tol), vel_tol=float(vel_tol), max_step=float(max_step),
+                    zeno_velocity=float(zeno_velocity), max_impacts=int(max_impacts), threads=int(threads))
+        if type(model) in _RAW:
+            if count is not None:
+                raise ValueError("count: raw systems (a Batch) carry their own count; pass none")
+            self.dtype = _RAW[type(model)]
+            self._sim = _SIM[self.dtype](model, **opts)
+        else:
+            if isinstance(model, str):
+                model = _obliq.Model.builtin(model)
+            if not isinstance(model, _obliq.Model):
+                raise TypeError(f"model: expected an obliq.Model, a built-in's name or a Batch, not "
+                                f"{type(model).__name__}")
+            if count is None or int(count) != count:
+                raise ValueError(f"count: an integer number of copies is needed, not {count!r}")
+            self.dtype = np.dtype(dtype)
+            if self.dtype not in _SIM:
+                raise TypeError(f"dtype must be float64 or float32, not {self.dtype}")
+            self._sim = _SIM[self.dtype](model, int(count), **opts)
+        for name in STATE + CONTROLS:
+            setattr(self, name, getattr(self._sim, name))
+        self.count, self.nq, self.nv = self._sim.count, self._sim.nq, self._sim.nv
+        self.m_b, self.m_u = self._sim.m_b, self._sim.m_u
+        # The state reset() returns to by default: the initial one.
+        self.q0 = self.q.copy()
+        self.v0 = self.v.copy()
+
+    def __len__(self):
+        return self.count
+
+    @property
+    def threads(self):
+        return self._sim.threads
+
+    @threads.setter
+    def threads(self, n):
+        self._sim.threads = int(n)
+
+    def step(self, dt, steps=1, u=None):
+        """Advance every scenario `steps` times by dt (a Moreau-Jean step, or an event-driven
+        advance to t + dt). u: None (the Simulator's own `u`), or a (count, nv) array of the
+        Simulator's dtype, read in place (no copy; any strides, a torch/jax CPU tensor through
+        DLPack). A scenario whose status is not ok stays where it is. The GIL is released."""
+        steps = int(steps)
+        if steps < 0:
+            raise ValueError(f"steps must be >= 0, not {steps}")
+        if u is None:
+            self._sim._step(dt, steps)
+            return
+        a = as_array(u, "u")
+        if a.dtype != self.dtype:
+            kind = "must be" if a.dtype in FLOATS else "must be a float array of"
+            raise TypeError(f"u: dtype {a.dtype} {kind} the Simulator's dtype {self.dtype}")
+        if a.shape != (self.count, self.nv):
+            raise ValueError(f"u: shape {a.shape} does not fit, expected (count, nv) = {(self.count, self.nv)}")
+        self._sim._step_with(dt, steps, a)
+
+    def _rows(self, mask):
+        if mask is None:
+            return slice(None)
+        m = np.asarray(mask)
+        if m.dtype != np.bool_:
+            raise TypeError(f"mask: expected a bool array of shape ({self.count},), got dtype {m.dtype}")
+        if m.shape != (self.count,):
+            raise ValueError(f"mask: shape {m.shape} does not fit, expected ({self.count},)")
+        return m
+
+    def reset(self, mask=None, q=None, v=None):
+        """Start the scenarios selected by `mask` ((count,) bool; None: all) again: q and v from the
+        arguments ((nq,) / (nv,) for all of them, or one row per selected scenario) or the initial
+        state q0, v0; t = 0, no rows active, counters 0, status ok, no last impact. Controls are
+        left as they are. Vectorized: no Python loop over scenarios."""
+        rows = self._rows(mask)
+        k = self.count if mask is None else int(np.count_nonzero(rows))
+        for name, given, init, width in (("q", q, self.q0, self.nq), ("v", v, self.v0, self.nv)):
+            target = getattr(self, name)
+            if given is None:
+                target[rows] = init[rows]
+                continue
+            a = as_array(given, name)
+            if a.dtype not in FLOATS:
+                raise TypeError(f"{name}: dtype must be float64 or float32, not {a.dtype}")
+            if a.shape not in ((width,), (k, width)):
+                raise ValueError(f"{name}: shape {a.shape} does not fit, expected ({width},) or ({k}, {width})")
+            target[rows] = a
+        self.t[rows] = 0
+        self.active[rows] = 0
+        self.impacts[rows] = 0
+        self.lcp_solves[rows] = 0
+        self.status[rows] = int(_obliq.Status.ok)
+        self.last_impact_time[rows] = np.nan
+        self.last_impact_v[rows] = 0
+
+    def energies(self):
+        """(kinetic, potential) energy of every scenario at its state, as new (count,) arrays."""
+        return self._sim.energies()

@@ -1,0 +1,146 @@
+// python/src/simulator.cpp: obliq.Simulator64/Simulator32 (the batched time stepper of
+// obliq/simulator.hpp). State and controls are writable numpy views of the Simulator's own
+// buffers (row s = scenario s); step() reads caller torques in place through a strided HostArray.
+#include <nanobind/stl/tuple.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "bindings.hpp"
+#include "obliq/simulator.hpp"
+
+namespace obliq::python {
+namespace {
+
+using namespace nb::literals;
+constexpr auto internal = nb::rv_policy::reference_internal;
+
+sim::Integrator integrator_from(const std::string& name) {
+  if (name == "moreau") return sim::Integrator::moreau_jean;
+  if (name == "event") return sim::Integrator::event_driven;
+  throw std::invalid_argument("integrator must be 'moreau' or 'event', not '" + name + "'");
+}
+
+Law law_from(const std::string& name) {
+  if (name == "complementarity") return Law::complementarity;
+  if (name == "projection") return Law::projection;
+  throw std::invalid_argument("law must be 'complementarity' or 'projection', not '" + name + "'");
+}
+
+SimOptions options_from(const std::string& integrator, const std::string& law, const std::string& lcp_solver,
+                        double theta, double gamma, double gap_tol, double vel_tol, double max_step,
+                        double zeno_velocity, int max_impacts, int threads) {
+  SimOptions o;
+  o.integrator = integrator_from(integrator);
+  o.law = law_from(law);
+  o.lcp_solver = lcp_solver_from(lcp_solver);
+  o.theta = theta;
+  o.gamma = gamma;
+  o.gap_tol = gap_tol;
+  o.vel_tol = vel_tol;
+  o.max_step = max_step;
+  o.zeno_velocity = zeno_velocity;
+  o.max_impacts = max_impacts;
+  o.threads = threads_from(threads);
+  return o;
+}
+
+// Torques in the caller's memory: any strides, the Simulator's scalar, on the CPU.
+template <class T> using Torques = nb::ndarray<const T, nb::ndim<2>, nb::device::cpu>;
+
+template <class T> void bind_types(nb::module_& m, const std::string& suffix) {
+  using S = Simulator<T>;
+  nb::class_<S>(m, ("Simulator" + suffix).c_str(),
+                "count copies of a model (or raw systems) stepped together; state and controls are writable numpy "
+                "views of the Simulator's own buffers (docs/python.md).")
+      .def(
+          "__init__",
+          [](S* self, const model::Model& md, std::int64_t count, const std::string& integrator, const std::string& law,
+             const std::string& lcp_solver, double theta, double gamma, double gap_tol, double vel_tol, double max_step,
+             double zeno_velocity, int max_impacts, int threads) {
+            if (count < 0) throw std::invalid_argument("count must be >= 0, not " + std::to_string(count));
+            new (self) S(md, std::size_t(count),
+                         options_from(integrator, law, lcp_solver, theta, gamma, gap_tol, vel_tol, max_step,
+                                      zeno_velocity, max_impacts, threads));
+          },
+          "model"_a, "count"_a, "integrator"_a = "moreau", "law"_a = "complementarity", "lcp_solver"_a = "lemke",
+          "theta"_a = 0.5, "gamma"_a = 0.5, "gap_tol"_a = -1.0, "vel_tol"_a = -1.0, "max_step"_a = 0.0,
+          "zeno_velocity"_a = 0.0, "max_impacts"_a = 100, "threads"_a = 0)
+      .def(
+          "__init__",
+          [](S* self, const Batch<T>& systems, const std::string& integrator, const std::string& law,
+             const std::string& lcp_solver, double theta, double gamma, double gap_tol, double vel_tol, double max_step,
+             double zeno_velocity, int max_impacts, int threads) {
+            systems.check();
+            new (self) S(systems, options_from(integrator, law, lcp_solver, theta, gamma, gap_tol, vel_tol, max_step,
+                                               zeno_velocity, max_impacts, threads));
+          },
+          "systems"_a, "integrator"_a = "moreau", "law"_a = "complementarity", "lcp_solver"_a = "lemke",
+          "theta"_a = 0.5, "gamma"_a = 0.5, "gap_tol"_a = -1.0, "vel_tol"_a = -1.0, "max_step"_a = 0.0,
+          "zeno_velocity"_a = 0.0, "max_impacts"_a = 100, "threads"_a = 0)
+      .def_prop_ro("count", &S::count)
+      .def("__len__", &S::count)
+      .def_prop_ro("nq", &S::nq)
+      .def_prop_ro("nv", &S::nv)
+      .def_prop_ro("m_b", &S::m_b)
+      .def_prop_ro("m_u", &S::m_u)
+      .def_prop_ro("is_model", &S::is_model)
+      .def_prop_rw(
+          "threads", [](const S& s) { return s.options.threads; },
+          [](S& s, int threads) { s.options.threads = threads_from(threads); })
+      .def_prop_ro("q", [](S& s) { return view(s.q.data(), {s.count(), size_t(s.nq())}); }, internal)
+      .def_prop_ro("v", [](S& s) { return view(s.v.data(), {s.count(), size_t(s.nv())}); }, internal)
+      .def_prop_ro("t", [](S& s) { return view(s.t.data(), {s.count()}); }, internal)
+      .def_prop_ro("active", [](S& s) { return view(s.active.data(), {s.count(), size_t(s.m_u())}); }, internal)
+      .def_prop_ro("impacts", [](S& s) { return view(s.impacts.data(), {s.count()}); }, internal)
+      .def_prop_ro("lcp_solves", [](S& s) { return view(s.lcp_solves.data(), {s.count()}); }, internal)
+      .def_prop_ro("status", [](S& s) { return view(reinterpret_cast<std::int32_t*>(s.status.data()), {s.count()}); },
+                   internal)
+      .def_prop_ro("last_impact_time", [](S& s) { return view(s.last_impact_time.data(), {s.count()}); }, internal)
+      .def_prop_ro("last_impact_v", [](S& s) { return view(s.last_impact_v.data(), {s.count(), size_t(s.nv())}); },
+                   internal)
+      .def_prop_ro("u", [](S& s) { return view(s.u.data(), {s.count(), size_t(s.nv())}); }, internal)
+      .def_prop_ro("e", [](S& s) { return view(s.e.data(), {s.count(), size_t(s.m_u())}); }, internal)
+      .def_prop_ro("gravity", [](S& s) { return view(s.gravity.data(), {s.count(), std::size_t(3)}); }, internal)
+      .def(
+          "_step",
+          [](S& s, T dt, int steps) {
+            nb::gil_scoped_release release;
+            s.step(dt, steps);
+          },
+          "dt"_a, "steps"_a)
+      .def(
+          "_step_with",
+          [](S& s, T dt, int steps, Torques<T> u) {
+            if (u.shape(0) != s.count() || u.shape(1) != std::size_t(s.nv()))
+              throw std::invalid_argument("u: shape (" + std::to_string(u.shape(0)) + ", " +
+                                          std::to_string(u.shape(1)) + ") does not fit, expected (count, nv) = (" +
+                                          std::to_string(s.count()) + ", " + std::to_string(s.nv()) + ")");
+            const HostArray<const T> a{u.data(), std::ptrdiff_t(u.stride(0)), std::ptrdiff_t(u.stride(1))};
+            nb::gil_scoped_release release;
+            s.step(dt, steps, a);
+          },
+          "dt"_a, "steps"_a, "u"_a.noconvert())
+      .def(
+          "energies",
+          [](const S& s) {
+            std::vector<T> kinetic, potential;
+            {
+              nb::gil_scoped_release release;
+              s.energies(kinetic, potential);
+            }
+            const std::size_t c = s.count();
+            return nb::make_tuple(owned(std::move(kinetic), {c}), owned(std::move(potential), {c}));
+          },
+          "(kinetic, potential) energy of every scenario at its state, new arrays (0 where a state is bad).");
+}
+
+}  // namespace
+
+void bind_simulator(nb::module_& m) {
+  bind_types<double>(m, "64");
+  bind_types<float>(m, "32");
+}
+
+}  // namespace obliq::python
