@@ -1,0 +1,142 @@
+"""SimVectorEnv: the vector-environment machinery shared by obliq's environments (spaces,
+actions into torques, stepping, next-step autoreset, seeding); SingleEnv: a one-copy view."""
+import gymnasium as gym
+import numpy as np
+from gymnasium.utils import seeding
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ..sim import Simulator
+
+
+class SimVectorEnv(VectorEnv):
+    """num_envs copies of one model in an obliq.Simulator.
+
+    Actions: (num_envs, len(actuated)) in [-1, 1], joint position targets
+    nominal + action_scale * a, tracked by a PD law on each actuated joint,
+    tau = clip(kp (target - q) - kd qdot, -max_torque, max_torque), evaluated before each of the
+    `frame_skip` Simulator steps of `sim_dt` (the step's forces are explicit, so the gains are
+    chosen with kp sim_dt^2 / I and kd sim_dt / I well below 1 for the lightest link). The other
+    velocity coordinates (a floating base) get no torque. Autoreset (Gymnasium's default,
+    next-step): when an environment terminates or is truncated in step k, step k + 1 ignores its
+    action, resets it and returns its first observation with reward 0 and
+    terminated = truncated = False. A copy whose Simulator status is not ok (a failed contact
+    solve, a non-finite state) is terminated, its status in info["status"]. Randomness (initial
+    and autoreset states) comes from one generator seeded by reset(seed=...); the Simulator is
+    deterministic, so a seed and an action sequence give one trajectory, for any thread count.
+
+    Subclasses give: `model` (an obliq.Model), `actuated` (velocity indices), `actuated_q` (their
+    configuration indices), `nominal`, `action_scale`, `kp`, `kd`, `max_torque`, `sim_dt`,
+    `frame_skip`, `max_episode_steps`, and `_initial_states(rng, k)`, `_observe()`,
+    `_reward(actions)`, `_terminated()`."""
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+    obs_dim = 0
+
+    def __init__(self, num_envs, *, threads=0, restitution=0.0, mu=None, **sim_options):
+        self.num_envs = int(num_envs)
+        if self.num_envs < 1:
+            raise ValueError(f"num_envs must be >= 1, not {num_envs}")
+        self.sim = Simulator(self.model, self.num_envs, threads=threads, **sim_options)
+        self.sim.e[:] = restitution
+        if mu is not None:
+            if not hasattr(self.sim, "mu"):
+                raise ValueError("mu: this build's Simulator has no friction")
+            self.sim.mu[:] = mu
+        self.actuated, self.actuated_q = np.asarray(self.actuated), np.asarray(self.actuated_q)
+        self.nu = len(self.actuated)
+        self.single_action_space = gym.spaces.Box(-1.0, 1.0, (self.nu,), np.float32)
+        self.single_observation_space = gym.spaces.Box(-np.inf, np.inf, (self.obs_dim,), np.float32)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self._torques = np.zeros((self.num_envs, self.sim.nv))  # read in place by the Simulator
+        self._elapsed = np.zeros(self.num_envs, np.int64)
+        self._autoreset = np.zeros(self.num_envs, bool)
+        self._np_random, self._np_random_seed = seeding.np_random(None)
+
+    # --- Gymnasium API ---------------------------------------------------------------------------
+    def reset(self, *, seed=None, options=None):
+        """Resets every copy (or those of options["reset_mask"], a (num_envs,) bool array)."""
+        if seed is not None:
+            self._np_random, self._np_random_seed = seeding.np_random(seed)
+        mask = np.ones(self.num_envs, bool)
+        if options is not None and "reset_mask" in options:
+            mask = np.asarray(options["reset_mask"])
+            if mask.dtype != np.bool_ or mask.shape != (self.num_envs,):
+                raise ValueError(f"reset_mask: expected a ({self.num_envs},) bool array, got {mask.dtype} "
+                                 f"{mask.shape}")
+        self._reset_envs(mask)
+        return self._observe(), {}
+
+    def step(self, actions):
+        a = np.asarray(actions)
+        if a.shape != (self.num_envs, self.nu):
+            raise ValueError(f"actions: shape {a.shape} does not fit, expected {(self.num_envs, self.nu)}")
+        if not np.issubdtype(a.dtype, np.floating):
+            raise TypeError(f"actions: expected a float array, got {a.dtype}")
+        restart = self._autoreset
+        a = np.clip(a, -1.0, 1.0)
+        target = self.nominal + self.action_scale * a
+        for _ in range(self.frame_skip):
+            tau = self.kp * (target - self.sim.q[:, self.actuated_q]) - self.kd * self.sim.v[:, self.actuated]
+            self._torques[:, self.actuated] = np.clip(tau, -self.max_torque, self.max_torque)
+            self._torques[restart] = 0.0
+            self.sim.step(self.sim_dt, 1, u=self._torques)
+        self._elapsed += 1
+        if restart.any():
+            self._reset_envs(restart)
+        failed = self.sim.status != 0
+        reward = np.where(failed | restart, 0.0, self._reward(a))
+        terminated = (self._terminated() | failed) & ~restart
+        truncated = (self._elapsed >= self.max_episode_steps) & ~terminated & ~restart
+        self._autoreset = terminated | truncated
+        obs = self._observe()
+        info = {}
+        if failed.any():
+            info["status"] = self.sim.status.copy()
+            info["_status"] = failed
+        return obs, reward, terminated, truncated, info
+
+    def close(self, **kwargs):
+        self.closed = True
+
+    # --- helpers ---------------------------------------------------------------------------------
+    def _reset_envs(self, mask):
+        k = int(np.count_nonzero(mask))
+        if k == 0:
+            return
+        q, v = self._initial_states(self.np_random, k)
+        self.sim.reset(mask, q=q, v=v)
+        self._elapsed[mask] = 0
+        self._autoreset = self._autoreset & ~mask
+
+
+class SingleEnv(gym.Env):
+    """A `gymnasium.Env` over a one-copy vector environment (`make(num_envs=1, **kwargs)`), for
+    gymnasium.utils.env_checker and single-episode use. It does not autoreset: call reset()."""
+
+    metadata = {"render_modes": []}
+
+    def __init__(self, make, **kwargs):
+        self.vec = make(1, **kwargs)
+        self.observation_space = self.vec.single_observation_space
+        self.action_space = self.vec.single_action_space
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        obs, info = self.vec.reset(seed=seed, options=options)
+        return obs[0], {}
+
+    def step(self, action):
+        obs, r, term, trunc, info = self.vec.step(np.asarray(action, np.float32)[None])
+        return obs[0], float(r[0]), bool(term[0]), bool(trunc[0]), {}
+
+
+
+def lift_to_clearance(model, q, z_index, clearance):
+    """Moves the base height q[:, z_index] of the states q (k, nq) so that each state's lowest
+    contact has the gap `clearance` (k,) (a base translation along world z moves every contact
+    point by the same amount). The gaps come from one batched Model.evaluate."""
+    gaps = model.evaluate(q, np.zeros((len(q), model.nv))).batch.phi_u
+    q[:, z_index] += clearance - gaps.min(axis=1)
+    return q

@@ -1,0 +1,125 @@
+"""Gymnasium vector environments: spaces, next-step autoreset, termination on a failed status,
+masked reset, determinism for a seed (any thread count), env_checker on a one-copy view."""
+import numpy as np
+import pytest
+
+gym = pytest.importorskip("gymnasium")
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from gymnasium.vector import AutoresetMode  # noqa: E402
+
+from obliq.envs import Biped5BalanceEnv, QuadrupedStandEnv, SingleEnv  # noqa: E402
+
+ENVS = [Biped5BalanceEnv, QuadrupedStandEnv]
+HEIGHT = {Biped5BalanceEnv: 1, QuadrupedStandEnv: 2}  # index of the base height in q
+
+
+def rollout(env, seed, steps, action_seed=5):
+    rng = np.random.default_rng(action_seed)
+    obs, _ = env.reset(seed=seed)
+    out = [obs]
+    for _ in range(steps):
+        o, r, term, trunc, _ = env.step(rng.uniform(-1, 1, env.action_space.shape).astype(np.float32))
+        out += [o, r, term, trunc]
+    return out
+
+
+@pytest.mark.parametrize("cls", ENVS)
+def test_spaces_and_step(cls):
+    env = cls(7)
+    assert env.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+    assert env.observation_space.shape == (7,) + env.single_observation_space.shape
+    assert env.action_space.shape == (7, env.nu)
+    obs, info = env.reset(seed=3)
+    assert obs in env.observation_space and obs.dtype == np.float32
+    env.action_space.seed(1)
+    obs, r, term, trunc, info = env.step(env.action_space.sample())
+    assert obs in env.observation_space
+    assert r.shape == term.shape == trunc.shape == (7,) and r.dtype == np.float64 and term.dtype == bool
+    assert np.isfinite(r).all() and (env.sim.t > 0).all()
+    with pytest.raises(ValueError, match="actions: shape"):
+        env.step(np.zeros((6, env.nu)))
+    with pytest.raises(TypeError, match="float"):
+        env.step(np.zeros((7, env.nu), np.int64))
+
+
+@pytest.mark.parametrize("cls", ENVS)
+def test_deterministic_for_a_seed_and_any_thread_count(cls):
+    a = rollout(cls(6, threads=1), 11, 30)
+    b = rollout(cls(6, threads=2), 11, 30)
+    for x, y in zip(a, b):
+        np.testing.assert_array_equal(x, y)
+    c = rollout(cls(6, threads=1), 12, 30)
+    assert not np.array_equal(a[0], c[0]), "another seed, other initial states"
+
+
+@pytest.mark.parametrize("cls", ENVS)
+def test_truncation_then_next_step_autoreset(cls):
+    env, twin = cls(4, max_episode_steps=3), cls(4)
+    obs0, _ = env.reset(seed=21)
+    twin.reset(seed=21)
+    second, _ = twin.reset()  # the generator's next draw: what the autoreset must give
+    actions = np.zeros((4, env.nu), np.float32)
+    for k in range(3):
+        obs, r, term, trunc, _ = env.step(actions)
+        assert not term.any() or k == 2
+    assert (trunc | term).all()
+    obs, r, term, trunc, _ = env.step(actions + 0.5)  # ignored: every copy is being reset
+    assert not term.any() and not trunc.any() and (r == 0).all()
+    np.testing.assert_array_equal(obs, second)
+    assert (env.sim.t == 0).all()
+    obs, r, term, trunc, _ = env.step(actions)  # and the new episodes run on
+    assert (env.sim.t > 0).all() and not trunc.any()
+
+
+@pytest.mark.parametrize("cls", ENVS)
+def test_termination_resets_only_that_copy(cls):
+    env, ref = cls(5), cls(5)
+    env.reset(seed=4)
+    ref.reset(seed=4)
+    z = HEIGHT[cls]
+    env.sim.q[2, z] = ref.sim.q[2, z] = 0.01  # trunk/torso below the floor: fallen
+    act = np.zeros((5, env.nu), np.float32)
+    _, _, term, _, _ = env.step(act)
+    ref.step(act)
+    assert term[2] and term.sum() == 1
+    obs, r, term, trunc, _ = env.step(act)
+    _, _, _, _, _ = ref.step(act)
+    assert r[2] == 0 and not term[2] and env.sim.t[2] == 0 and env.sim.q[2, z] > 0.01
+    keep = np.arange(5) != 2
+    np.testing.assert_array_equal(env.sim.q[keep], ref.sim.q[keep])  # the others went on untouched
+
+
+def test_failed_status_terminates_with_info():
+    env = QuadrupedStandEnv(3)
+    env.reset(seed=0)
+    env.sim.q[1, 3] = np.nan  # a broken quaternion: the Simulator stops that copy with a status
+    obs, r, term, trunc, info = env.step(np.zeros((3, 12), np.float32))
+    assert term.tolist() == [False, True, False] and r[1] == 0
+    assert info["_status"].tolist() == [False, True, False] and info["status"][1] == 2  # non_finite
+    obs, r, term, trunc, info = env.step(np.zeros((3, 12), np.float32))
+    assert (env.sim.status == 0).all() and "status" not in info and np.isfinite(obs).all()
+
+
+def test_masked_reset():
+    env = Biped5BalanceEnv(4)
+    env.reset(seed=2)
+    for _ in range(3):
+        env.step(np.zeros((4, 4), np.float32))
+    t = env.sim.t.copy()
+    mask = np.array([True, False, False, True])
+    env.reset(options={"reset_mask": mask})
+    assert (env.sim.t[mask] == 0).all() and (env.sim.t[~mask] == t[~mask]).all()
+    with pytest.raises(ValueError, match="reset_mask"):
+        env.reset(options={"reset_mask": np.array([1, 0, 0, 1])})
+
+
+@pytest.mark.parametrize("cls", ENVS)
+def test_env_checker_on_a_single_env_view(cls):
+    check_env(SingleEnv(cls), skip_render_check=True)
+
+
+def test_many_copies_in_one_call():
+    env = QuadrupedStandEnv(512, threads=2)
+    env.reset(seed=0)
+    obs, r, term, trunc, info = env.step(np.zeros((512, 12), np.float32))
+    assert obs.shape == (512, 35) and (env.sim.t > 0).all() and (env.sim.status == 0).all()
