@@ -1,5 +1,6 @@
-"""What the Python layer costs: obliq.impact (arrays copied into a Batch) against solve_impact on
-a Batch filled in place, and Model.evaluate, on the built-in quadruped's states (n = 18, 4 feet
+"""What the Python layer costs: obliq.impact (arrays read in place through the host views, new
+result arrays), obliq.impact through a Batch (obliq.batch: the arrays copied in) and
+solve_impact on a Batch filled in place, and Model.evaluate, on the built-in quadruped's states (n = 18, 4 feet
 closed and approaching), 1 thread and all threads. Best of `--repeat` runs, scenarios per second.
 
     python3 bench/python_overhead.py [--count 4096] [--repeat 5]
@@ -39,15 +40,20 @@ def main():
     arrays = {k: np.array(getattr(b, k)) for k in ("M", "qdot", "A_u", "phi_u", "e")}
     r = obliq.solve_impact(b)
     print(f"quadruped, {a.count} states; statuses ok: {(r.status == 0).sum()}")
-    print("| threads | Model.evaluate | solve_impact (Batch in place) | obliq.impact (arrays copied in) |")
-    print("|---|---|---|---|")
+    print("| threads | Model.evaluate | solve_impact (Batch in place) | obliq.impact (arrays in place) "
+          "| obliq.batch + solve_impact (arrays copied in) |")
+    print("|---|---|---|---|---|")
     for threads in (1, 0):
         t_eval = best(lambda: quad.evaluate(Q, V, threads=threads), a.repeat)
         t_solve = best(lambda: obliq.solve_impact(b, r, threads=threads), a.repeat)
-        t_copy = best(lambda: obliq.impact(arrays["M"], arrays["qdot"], A_u=arrays["A_u"], phi_u=arrays["phi_u"],
+        t_view = best(lambda: obliq.impact(arrays["M"], arrays["qdot"], A_u=arrays["A_u"], phi_u=arrays["phi_u"],
                                            e=arrays["e"], threads=threads), a.repeat)
+        t_copy = best(lambda: obliq.solve_impact(obliq.batch(arrays["M"], arrays["qdot"], A_u=arrays["A_u"],
+                                                             phi_u=arrays["phi_u"], e=arrays["e"]), threads=threads),
+                      a.repeat)
         name = "1" if threads == 1 else "all"
-        print(f"| {name} | {a.count / t_eval:.3g}/s | {a.count / t_solve:.3g}/s | {a.count / t_copy:.3g}/s |")
+        print(f"| {name} | {a.count / t_eval:.3g}/s | {a.count / t_solve:.3g}/s | {a.count / t_view:.3g}/s "
+              f"| {a.count / t_copy:.3g}/s |")
 
 
 if __name__ == "__main__":

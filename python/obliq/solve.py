@@ -24,13 +24,10 @@ def Batch(n, m_b, m_u, count, dtype=np.float64):
     return _BATCH[dt](int(n), int(m_b), int(m_u), int(count))
 
 
-def batch(M, qdot, *, A_b=None, A_u=None, phi_u=None, e=None, h=None, u=None, i_u=None, Adot_qdot=None,
-          law="complementarity", gap_tol=1e-9, vel_tol=1e-9, count=None):
-    """A Batch filled from arrays (one copy in). Each argument is shaped per scenario (then
-    broadcast to all) or with a leading batch dimension; shapes per scenario: M (n, n),
-    qdot/h/u/i_u (n,), A_b (m_b, n), A_u (m_u, n), phi_u and e (m_u,), Adot_qdot (m_b + m_u,),
-    gap_tol and vel_tol scalars, law 'projection'/'complementarity' or 0/1. e may also be one
-    scalar for every row. The dtype (float64 or float32) is M's; the others must match it."""
+def _normalize(M, qdot, *, A_b=None, A_u=None, phi_u=None, e=None, h=None, u=None, i_u=None, Adot_qdot=None,
+               law="complementarity", gap_tol=1e-9, vel_tol=1e-9, count=None):
+    """The checks shared by batch() and the view solves: (dtype, n, m_b, m_u, count, arrays,
+    per-scenario flags, scalars) with every array checked against its shape (see batch())."""
     M = as_float_array(M, "M")
     dt = M.dtype
     if M.ndim not in (2, 3) or M.shape[-1] != M.shape[-2]:
@@ -88,6 +85,19 @@ def batch(M, qdot, *, A_b=None, A_u=None, phi_u=None, e=None, h=None, u=None, i_
     B = sizes.pop() if sizes else 1
     if np.any((scalars["law"] != 0) & (scalars["law"] != 1)):
         raise ValueError("law codes must be 0 (projection) or 1 (complementarity)")
+    return dt, n, m_b, m_u, B, arrays, counts, scalars
+
+
+def batch(M, qdot, *, A_b=None, A_u=None, phi_u=None, e=None, h=None, u=None, i_u=None, Adot_qdot=None,
+          law="complementarity", gap_tol=1e-9, vel_tol=1e-9, count=None):
+    """A Batch filled from arrays (one copy in). Each argument is shaped per scenario (then
+    broadcast to all) or with a leading batch dimension; shapes per scenario: M (n, n),
+    qdot/h/u/i_u (n,), A_b (m_b, n), A_u (m_u, n), phi_u and e (m_u,), Adot_qdot (m_b + m_u,),
+    gap_tol and vel_tol scalars, law 'projection'/'complementarity' or 0/1. e may also be one
+    scalar for every row. The dtype (float64 or float32) is M's; the others must match it."""
+    dt, n, m_b, m_u, B, arrays, _, scalars = _normalize(
+        M, qdot, A_b=A_b, A_u=A_u, phi_u=phi_u, e=e, h=h, u=u, i_u=i_u, Adot_qdot=Adot_qdot, law=law,
+        gap_tol=gap_tol, vel_tol=vel_tol, count=count)
     out = Batch(n, m_b, m_u, B, dt)
     for name, a in arrays.items():
         dst = getattr(out, name)
@@ -124,14 +134,88 @@ def solve_dynamics(b, out=None, *, backend="cpu", threads=0, lcp_solver="lemke")
     return _solve(_obliq.solve_dynamics, _DYNAMICS, b, out, backend, threads, lcp_solver)
 
 
+@dataclass
+class SolveArrays:
+    """Results of obliq.impact / obliq.dynamics: new numpy arrays (row s = scenario s).
+    impact: qdot_plus, impulse (batch, n), kinetic_energy_pre/post (batch,), energy_consistent
+    (batch,) uint8; dynamics: qddot (batch, n); both: lambda_ (batch, m_b + m_u), active
+    (batch, m_u) uint8, status (batch,) int32."""
+    lambda_: np.ndarray
+    active: np.ndarray
+    status: np.ndarray
+    qdot_plus: np.ndarray = None
+    impulse: np.ndarray = None
+    kinetic_energy_pre: np.ndarray = None
+    kinetic_energy_post: np.ndarray = None
+    energy_consistent: np.ndarray = None
+    qddot: np.ndarray = None
+
+    @property
+    def count(self):
+        return len(self.status)
+
+    def __len__(self):
+        return len(self.status)
+
+
+def _strided(a, per_scenario):
+    """(array, scenario_stride, element_stride) in elements for a HostArray: the array itself when
+    the entries of one scenario, in row-major order, are one element stride apart (a C-contiguous
+    array, a batch sliced along its first axis, a column block of a wider buffer), else a
+    C-contiguous copy."""
+    item = a.itemsize
+    shape, strides = (a.shape, a.strides) if per_scenario else (a.shape[1:], a.strides[1:])
+    es, ok = None, all(st % item == 0 for st in a.strides)
+    for d, (dim, st) in enumerate(zip(shape, strides)):
+        if dim == 1 or not ok:
+            continue
+        span = int(np.prod(shape[d + 1:], dtype=np.int64)) * item
+        ok = st % span == 0 and es in (None, st // span)
+        es = st // span
+    if not ok:
+        return _strided(np.ascontiguousarray(a), per_scenario)
+    return a, 0 if per_scenario else a.strides[0] // item, 1 if es is None else es
+
+
+def _solve_view(kind, M, qdot, backend, threads, lcp_solver, arrays):
+    if backend == "cuda":  # device data goes through a Batch (HostBatchView is host memory only)
+        b = batch(M, qdot, **arrays)
+        return solve_impact(b, backend=backend, threads=threads, lcp_solver=lcp_solver) if kind == "impact" else \
+            solve_dynamics(b, backend=backend, threads=threads, lcp_solver=lcp_solver)
+    dt, n, m_b, m_u, B, given, counts, scalars = _normalize(M, qdot, **arrays)
+    inputs = {}
+    for name, a in given.items():
+        if a.size == 0:
+            continue
+        a = a.astype(dt, copy=False)  # nested lists arrive as float64
+        if name == "e" and a.ndim == 0:  # one coefficient for every row of every scenario
+            inputs[name] = (a.reshape(1), 0, 0)
+        elif name == "e" and name in counts and a.ndim == 2 and a.shape[1] == 1 and m_u != 1:
+            inputs[name] = (a, a.strides[0] // a.itemsize, 0)  # one per scenario for all its rows
+        else:
+            inputs[name] = _strided(a, name not in counts)
+    for name, x in scalars.items():
+        a = np.asarray(x, dtype=np.uint8 if name == "law" else dt)
+        inputs[name] = (a.reshape(1), 0, 1) if a.ndim == 0 else _strided(a, False)
+    fn = _obliq._solve_view64 if dt == np.float64 else _obliq._solve_view32
+    r, pointers = fn(kind, n, m_b, m_u, B, inputs, backend, threads, lcp_solver)
+    out = SolveArrays(**r)
+    out._input_pointers = pointers  # where the solve read each input (tests: no copy)
+    return out
+
+
 def impact(M, qdot, *, backend="cpu", threads=0, lcp_solver="lemke", **arrays):
-    """solve_impact(batch(M, qdot, **arrays)): post-impact velocities from plain arrays."""
-    return solve_impact(batch(M, qdot, **arrays), backend=backend, threads=threads, lcp_solver=lcp_solver)
+    """Post-impact velocities from plain arrays (shapes as in batch()). The cpu and reference
+    backends read the arrays in place through the host views (obliq/host_views.hpp: no copy for
+    numpy arrays and DLPack CPU tensors whose entries within a scenario have one stride, shared
+    per-scenario arrays read once for all); results are new arrays (SolveArrays). backend 'cuda'
+    copies into a Batch."""
+    return _solve_view("impact", M, qdot, backend, threads, lcp_solver, arrays)
 
 
 def dynamics(M, qdot, *, backend="cpu", threads=0, lcp_solver="lemke", **arrays):
-    """solve_dynamics(batch(M, qdot, **arrays)): accelerations and forces from plain arrays."""
-    return solve_dynamics(batch(M, qdot, **arrays), backend=backend, threads=threads, lcp_solver=lcp_solver)
+    """Accelerations and contact forces from plain arrays; read in place as impact()."""
+    return _solve_view("dynamics", M, qdot, backend, threads, lcp_solver, arrays)
 
 
 @dataclass

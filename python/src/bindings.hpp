@@ -46,5 +46,6 @@ void bind_batch(nb::module_& m);
 void bind_lcp(nb::module_& m);
 void bind_model(nb::module_& m);
 void bind_simulator(nb::module_& m);
+void bind_views(nb::module_& m);
 
 }  // namespace obliq::python

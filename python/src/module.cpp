@@ -57,4 +57,5 @@ NB_MODULE(_obliq, m) {
   obliq::python::bind_lcp(m);
   obliq::python::bind_model(m);
   obliq::python::bind_simulator(m);
+  obliq::python::bind_views(m);
 }
