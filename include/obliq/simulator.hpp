@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "obliq/batch.hpp"
+#include "obliq/friction.hpp"
 #include "obliq/host_views.hpp"
 #include "obliq/model/host.hpp"
 #include "obliq/sim/state.hpp"
@@ -28,6 +29,10 @@ struct SimOptions {
   double max_step = 0;         // event-driven: largest smooth step (0: the step() interval)
   double zeno_velocity = 0;    // event-driven: plastic below this approach speed
   int max_impacts = 100;       // event-driven: plastic after this many impacts in one step()
+  // Moreau-Jean with friction (some mu != 0): exact Coulomb cone (default) or pyramid LCP with
+  // `facets` facets per spatial contact (docs/friction.md (F6), (F8)).
+  friction::Formulation friction = friction::Formulation::cone;
+  int facets = 8;
   int threads = 0;             // 0: all hardware threads
 };
 
@@ -40,6 +45,11 @@ template <class T> class Simulator {
   // A_u; bilateral gaps A_b q, unilateral gaps phi_u + A_u q (phi_u: the gaps at q = 0).
   // Its u and e are the initial controls; q = 0, v = systems.qdot.
   Simulator(const Batch<T>& systems, const SimOptions& options = {});
+  // Raw data with friction: scenario s's tangent rows friction[s].A_t ((dim - 1) m_u x n, every
+  // scenario the same dim) and its initial mu (friction[s].mu; empty: 0). Formulation, facets
+  // and e_t of the Frictions are not used (options.friction, options.facets; e_t = 0).
+  // std::invalid_argument for a count, dim or shape that does not match.
+  Simulator(const Batch<T>& systems, const std::vector<Friction>& friction, const SimOptions& options = {});
   ~Simulator();
   Simulator(Simulator&&) noexcept;
   Simulator& operator=(Simulator&&) noexcept;
@@ -52,7 +62,8 @@ template <class T> class Simulator {
   bool is_model() const;
 
   // Every scenario advances `steps` times by dt: a Moreau-Jean step of length dt, or an
-  // event-driven advance to t + dt (events resolved where they fall).
+  // event-driven advance to t + dt (events resolved where they fall). Friction is Moreau-Jean's:
+  // std::invalid_argument (nothing stepped) for the event-driven integrator with some mu != 0.
   void step(T dt, int steps = 1);
   // The same with the joint torques read from the caller's memory instead of `u` (no copy):
   // entry k of scenario s is u.data[s * u.scenario_stride + k * u.element_stride] (count x nv;
@@ -78,6 +89,8 @@ template <class T> class Simulator {
   // Controls.
   RowMat<T> u;        // count x nv
   RowMat<T> e;        // count x m_u (restitution per contact; fill a column for a global e)
+  RowMat<T> mu;       // count x m_u (Coulomb friction per contact, >= 0; all 0: frictionless,
+                      // bit for bit; a model's tangent rows come from each contact frame)
   RowMat<T> gravity;  // count x 3 (model systems only; raw systems carry gravity in h)
 
  private:
@@ -85,6 +98,7 @@ template <class T> class Simulator {
   std::unique_ptr<Systems> systems_;
   std::size_t count_ = 0;
   int nq_ = 0, nv_ = 0, m_b_ = 0, m_u_ = 0;
+  int dim_ = 3;  // contacts' dimension for friction (raw systems: their tangent rows')
   void init_state();
 };
 

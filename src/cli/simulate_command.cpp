@@ -4,7 +4,9 @@
 // (every step by default). MODEL is a .urdf file or a built-in model (state lines
 // {"id", "q", "qdot", "u"?, "e"?}), or `scenario`: then each line is a docs/format.md scenario
 // (M, h, A_b, A_u, phi_u, qdot, u, e; optional "q", default 0) taken as a linear system with
-// constant M, h and rows, and gaps phi_u + A_u (q' - q). A bad line gets an error line and the
+// constant M, h and rows, and gaps phi_u + A_u (q' - q). Friction (Moreau-Jean): --mu or a line's
+// "mu" (a number or one per unilateral row); a model's tangent rows come from its contact frames,
+// a scenario line's are its "A_t" (and "dim"), as for obliq impact. A bad line gets an error line and the
 // others run; a scenario that fails during the run (or whose numbers overflow: no null on an ok
 // line) gets one error line and stops. The input streams through cli::pump (docs/limits.md): each
 // chunk of lines is simulated as one batch and its records are written while they are made;
@@ -18,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +46,8 @@ struct SimulateOptions {
   std::string law = "complementarity";
   std::string scalar = "double";
   double e = 0;
+  double mu = 0;
+  std::string friction = "cone";
   bool quiet = false;
   SimOptions sim;
 };
@@ -51,8 +56,9 @@ struct SimulateOptions {
 struct SimLine {
   ojson id;
   std::string error;
-  Eigen::VectorXd q, v, u, e;
-  Scenario raw;  // `scenario` mode: the linear system
+  Eigen::VectorXd q, v, u, e, mu;
+  Scenario raw;                     // `scenario` mode: the linear system
+  std::optional<Friction> friction;  // `scenario` mode: its tangent rows and mu (some mu > 0)
 };
 
 template <class T> ojson array_json(const T* p, int n) {
@@ -61,22 +67,27 @@ template <class T> ojson array_json(const T* p, int n) {
   return a;
 }
 
-// Per-line restitution: a number (global) or an array of m_u; absent: --e.
-bool read_restitution(const ojson& j, int m_u, double fallback, Eigen::VectorXd& e, std::string& error) {
-  e = Eigen::VectorXd::Constant(m_u, fallback);
-  if (!j.contains("e")) return true;
-  if (j["e"].is_number()) {
-    e.setConstant(j["e"].get<double>());
-  } else if (!read_vector(j, "e", m_u, e, error)) {
+// Per-line contact coefficients `key` (e: restitution in [0, 1]; mu: friction >= 0): a number
+// (every unilateral row) or an array of m_u; absent: the option's value.
+bool read_coefficients(const ojson& j, const char* key, int m_u, double fallback, Eigen::VectorXd& c, std::string& error) {
+  const bool is_e = std::string(key) == "e";
+  c = Eigen::VectorXd::Constant(m_u, fallback);
+  if (!j.contains(key)) return true;
+  if (j[key].is_number()) {
+    c.setConstant(j[key].get<double>());
+  } else if (!read_vector(j, key, m_u, c, error)) {
     return false;
   }
   for (int i = 0; i < m_u; ++i)
-    if (!(e(i) >= 0 && e(i) <= 1)) {
-      error = status_reason(Status::bad_restitution);
+    if (!(c(i) >= 0 && (c(i) <= 1 || !is_e) && std::isfinite(c(i)))) {
+      error = status_reason(is_e ? Status::bad_restitution : Status::bad_friction);
       return false;
     }
   return true;
 }
+
+// Friction is Moreau-Jean's (docs/simulator.md "Friction").
+std::string event_friction_reason() { return "friction (mu > 0) needs --integrator moreau"; }
 
 SimLine model_line(const std::string& text, long number, const model::Model& m, const SimulateOptions& opt) {
   StateLine s = parse_state_line(text, number, m);
@@ -88,7 +99,10 @@ SimLine model_line(const std::string& text, long number, const model::Model& m, 
   }
   l.u = Eigen::VectorXd::Zero(m.nv);
   if (s.error.empty() && s.json.contains("u")) read_vector(s.json, "u", m.nv, l.u, s.error);
-  if (s.error.empty()) read_restitution(s.json, m.n_unilateral(), opt.e, l.e, s.error);
+  if (s.error.empty()) read_coefficients(s.json, "e", m.n_unilateral(), opt.e, l.e, s.error);
+  if (s.error.empty()) read_coefficients(s.json, "mu", m.n_unilateral(), opt.mu, l.mu, s.error);
+  if (s.error.empty() && opt.integrator == "event" && l.mu.size() > 0 && l.mu.maxCoeff() > 0)
+    s.error = event_friction_reason();
   reject_unread_non_finite(s, "obliq simulate");
   l.error = std::move(s.error);
   l.q = std::move(s.q);
@@ -99,12 +113,18 @@ SimLine model_line(const std::string& text, long number, const model::Model& m, 
 SimLine scenario_line(const std::string& text, long number, const SimulateOptions& opt) {
   SimLine l;
   io::ScenarioLine s = io::parse_scenario_line(text, number, io::Use::all);
+  ojson j = ojson::parse(text, nullptr, false);
+  if (s.error.empty() && !s.blank && opt.mu > 0 && j.is_object() && !j.contains("mu")) {  // --mu: a line without "mu"
+    j["mu"] = opt.mu;
+    s = io::parse_scenario_line(io::dump_line(j), number, io::Use::all);
+  }
   l.id = s.id;
   l.error = s.blank ? "blank" : s.error;
+  if (l.error.empty() && s.friction && opt.integrator == "event") l.error = event_friction_reason();
   if (!l.error.empty()) return l;
   l.raw = s.scenario;
+  l.friction = s.friction;
   const int n = int(l.raw.M.rows()), mu = int(l.raw.A_u.rows());
-  const ojson j = ojson::parse(text, nullptr, false);
   l.q = Eigen::VectorXd::Zero(n);
   if (j.contains("q") && !read_vector(j, "q", n, l.q, l.error)) return l;
   l.v = l.raw.qdot;
@@ -201,17 +221,26 @@ SimGroup<T> model_group(const model::Model& m, const std::vector<SimLine>& lines
     g.sim.q.row(s) = l.q.transpose().cast<T>();
     g.sim.v.row(s) = l.v.transpose().cast<T>();
     g.sim.u.row(s) = l.u.transpose().cast<T>();
-    if (m.n_unilateral() > 0) g.sim.e.row(s) = l.e.transpose().cast<T>();
+    if (m.n_unilateral() > 0) {
+      g.sim.e.row(s) = l.e.transpose().cast<T>();
+      g.sim.mu.row(s) = l.mu.transpose().cast<T>();
+    }
   }
   return g;
 }
 
+// Raw scenarios of one shape, all with friction of one dim or all without.
 template <class T>
-SimGroup<T> scenario_group(const std::vector<SimLine>& lines, Shape shape, const std::vector<std::size_t>& which,
-                           const SimulateOptions& opt) {
+SimGroup<T> scenario_group(const std::vector<SimLine>& lines, Shape shape, bool friction,
+                           const std::vector<std::size_t>& which, const SimulateOptions& opt) {
   Batch<T> batch(shape, which.size());
-  for (std::size_t s = 0; s < which.size(); ++s) batch.set(s, lines[which[s]].raw);
-  SimGroup<T> g{Simulator<T>(batch, opt.sim), which, std::vector<bool>(which.size(), false), {}};
+  std::vector<Friction> fr;
+  for (std::size_t s = 0; s < which.size(); ++s) {
+    batch.set(s, lines[which[s]].raw);
+    if (friction) fr.push_back(*lines[which[s]].friction);
+  }
+  SimGroup<T> g{friction ? Simulator<T>(batch, fr, opt.sim) : Simulator<T>(batch, opt.sim), which,
+                std::vector<bool>(which.size(), false), {}};
   for (std::size_t s = 0; s < which.size(); ++s) g.sim.q.row(s) = lines[which[s]].q.transpose().template cast<T>();
   return g;
 }
@@ -232,9 +261,11 @@ bool simulate(const model::Model* m, const std::vector<SimLine>& lines, const st
     if (m) {
       groups.push_back(model_group<T>(*m, lines, good, opt));
     } else {
-      std::map<Shape, std::vector<std::size_t>> by_shape;
-      for (std::size_t k : good) by_shape[lines[k].raw.shape()].push_back(k);
-      for (const auto& [shape, which] : by_shape) groups.push_back(scenario_group<T>(lines, shape, which, opt));
+      std::map<std::pair<Shape, int>, std::vector<std::size_t>> by_shape;  // (shape, friction dim or 0)
+      for (std::size_t k : good)
+        by_shape[{lines[k].raw.shape(), lines[k].friction ? lines[k].friction->dim : 0}].push_back(k);
+      for (const auto& [key, which] : by_shape)
+        groups.push_back(scenario_group<T>(lines, key.first, key.second > 0, which, opt));
     }
   } catch (const std::bad_alloc&) {
     groups.clear();
@@ -328,6 +359,15 @@ int run_simulate(SimulateOptions opt) {
     std::cerr << who << ": --e must be in [0, 1]\n";
     return 2;
   }
+  if (!(opt.mu >= 0) || !std::isfinite(opt.mu)) {
+    std::cerr << who << ": --mu must be a finite number >= 0\n";
+    return 2;
+  }
+  if (opt.mu > 0 && opt.integrator == "event") {
+    std::cerr << who << ": " << event_friction_reason() << "\n";
+    return 2;
+  }
+  opt.sim.friction = opt.friction == "pyramid" ? friction::Formulation::pyramid : friction::Formulation::cone;
   opt.sim.integrator = opt.integrator == "event" ? sim::Integrator::event_driven : sim::Integrator::moreau_jean;
   opt.sim.law = opt.law == "projection" ? Law::projection : Law::complementarity;
   const bool raw = opt.source.model == "scenario";
@@ -351,8 +391,8 @@ void register_simulate_command(CLI::App& app, Action& run) {
       "simulate", "Step the states of FILE through impacts (Moreau-Jean or event-driven) and write their trajectories");
   add_model_source_options(sub, opt->source);
   sub->add_option("--state", opt->state_file,
-                  "State lines {\"id\", \"q\", \"qdot\", \"u\"?, \"e\"?} (MODEL scenario: docs/format.md scenario lines, "
-                  "optional \"q\"); - reads standard input");
+                  "State lines {\"id\", \"q\", \"qdot\", \"u\"?, \"e\"?, \"mu\"?} (MODEL scenario: docs/format.md scenario "
+                  "lines, optional \"q\"); - reads standard input");
   sub->add_option("--dt", opt->dt, "Step (Moreau-Jean) or output interval (event-driven)")->required();
   sub->add_option("--steps", opt->steps, "Number of steps")->required()->check(CLI::Range(0L, 1L << 40));
   sub->add_option("--integrator", opt->integrator, "moreau (Moreau-Jean, default) or event (event-driven)")
@@ -363,6 +403,12 @@ void register_simulate_command(CLI::App& app, Action& run) {
   sub->add_option("--law", opt->law, "Impact law: complementarity (default) or projection")
       ->check(CLI::IsMember({"complementarity", "projection"}));
   sub->add_option("--e", opt->e, "Global restitution coefficient in [0, 1] (default 0; a line's \"e\" wins)");
+  sub->add_option("--mu", opt->mu,
+                  "Coulomb friction coefficient of every contact (default 0: frictionless; a line's \"mu\" wins; "
+                  "Moreau-Jean only; docs/simulator.md)");
+  sub->add_option("--friction", opt->friction, "Friction formulation: cone (exact Coulomb cone, default) or pyramid")
+      ->check(CLI::IsMember({"cone", "pyramid"}));
+  sub->add_option("--facets", opt->sim.facets, "Pyramid facets per contact in space (default 8)")->check(CLI::Range(3, 64));
   sub->add_option("--record", opt->record, "Write every N-th step (default 1)")->check(CLI::Range(1L, 1L << 40));
   sub->add_option("--max-step", opt->sim.max_step, "Event-driven: largest smooth step (default: --dt)")
       ->check(CLI::NonNegativeNumber);

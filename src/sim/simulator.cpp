@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 #include "cpu/omp_guard.hpp"
 #include "obliq/sim/event_driven.hpp"
@@ -20,6 +21,7 @@ template <class T> struct Simulator<T>::Systems {
   bool is_model = false;
   model::ModelT<T> model;
   Batch<T> raw;
+  std::vector<T> A_t;  // raw systems with friction: count x (dim - 1) m_u x n, row-major
 };
 
 namespace {
@@ -36,6 +38,8 @@ template <class T> sim::StepParams<T> step_params(const SimOptions& o) {
   p.max_step = T(o.max_step);
   p.zeno_velocity = T(o.zeno_velocity);
   p.max_impacts = o.max_impacts;
+  p.friction = o.friction;
+  p.facets = o.facets;
   return p;
 }
 
@@ -80,6 +84,24 @@ Simulator<T>::Simulator(const Batch<T>& systems, const SimOptions& opt)
   }
 }
 
+template <class T>
+Simulator<T>::Simulator(const Batch<T>& systems, const std::vector<Friction>& friction, const SimOptions& opt)
+    : Simulator(systems, opt) {
+  if (friction.size() != count_) throw std::invalid_argument("Simulator: one Friction per scenario expected");
+  const int dim = friction.empty() ? 3 : friction.front().dim, rows = (dim - 1) * m_u_;
+  if (dim != 2 && dim != 3) throw std::invalid_argument("Simulator: friction dim must be 2 or 3");
+  dim_ = dim;
+  systems_->A_t.assign(count_ * std::size_t(rows) * nv_, T(0));
+  for (std::size_t s = 0; s < count_; ++s) {
+    const Friction& f = friction[s];
+    if (f.dim != dim || f.A_t.rows() != rows || f.A_t.cols() != nv_ || (f.mu.size() != 0 && f.mu.size() != m_u_))
+      throw std::invalid_argument("Simulator: Friction " + std::to_string(s) + " does not match the batch's shape");
+    for (int i = 0; i < rows; ++i)
+      for (int k = 0; k < nv_; ++k) systems_->A_t[(s * rows + i) * nv_ + k] = T(f.A_t(i, k));
+    if (f.mu.size() != 0) mu.row(s) = f.mu.transpose().cast<T>();
+  }
+}
+
 template <class T> bool Simulator<T>::is_model() const { return systems_->is_model; }
 
 template <class T> void Simulator<T>::init_state() {
@@ -94,6 +116,7 @@ template <class T> void Simulator<T>::init_state() {
   last_impact_v = RowMat<T>::Zero(count_, nv_);
   u = RowMat<T>::Zero(count_, nv_);
   e = RowMat<T>::Zero(count_, m_u_);
+  mu = RowMat<T>::Zero(count_, m_u_);
   gravity = RowMat<T>::Zero(count_, 3);
 }
 
@@ -105,7 +128,7 @@ template <class T> sim::ModelSystem<T> system_of(const model::ModelT<T>& m, cons
   for (int k = 0; k < 3; ++k) sys.model.gravity[k] = gravity(s, k);
   return sys;
 }
-template <class T> sim::LinearSystem<T> system_of(const Batch<T>& b, std::size_t s) {
+template <class T> sim::LinearSystem<T> system_of(const Batch<T>& b, const std::vector<T>& A_t, int dim, std::size_t s) {
   const int n = b.shape.n, mb = b.shape.m_b, mu = b.shape.m_u;
   sim::LinearSystem<T> sys;
   sys.n = n;
@@ -116,6 +139,8 @@ template <class T> sim::LinearSystem<T> system_of(const Batch<T>& b, std::size_t
   sys.A_b = mat_view(b.A_b.data() + s * mb * n, mb, n);
   sys.A_u = mat_view(b.A_u.data() + s * mu * n, mu, n);
   sys.phi0_u = vec_view(b.phi_u.data() + s * mu, mu);
+  sys.tdim = dim;
+  if (!A_t.empty()) sys.A_t = mat_view(A_t.data() + s * (dim - 1) * mu * n, (dim - 1) * mu, n);
   return sys;
 }
 
@@ -123,8 +148,8 @@ template <class T> sim::LinearSystem<T> system_of(const Batch<T>& b, std::size_t
 // No exception crosses the region (cpu/omp_guard.hpp): a scratch that cannot be allocated is
 // rethrown after it as std::bad_alloc.
 template <class T, class Fn>
-void for_each_scenario(bool is_model, const model::ModelT<T>& m, const Batch<T>& raw, const RowMat<T>& gravity,
-                       std::size_t count, int threads, Fn fn) {
+void for_each_scenario(bool is_model, const model::ModelT<T>& m, const Batch<T>& raw, const std::vector<T>& A_t, int dim,
+                       const RowMat<T>& gravity, std::size_t count, int threads, Fn fn) {
   const long long n = static_cast<long long>(count);
   cpu::OmpGuard guard;
 #pragma omp parallel num_threads(cpu::thread_count(threads))
@@ -136,7 +161,7 @@ void for_each_scenario(bool is_model, const model::ModelT<T>& m, const Batch<T>&
         if (is_model)
           fn(system_of(m, gravity, s), std::size_t(s), scratch);
         else
-          fn(system_of(raw, s), std::size_t(s), scratch);
+          fn(system_of(raw, A_t, dim, s), std::size_t(s), scratch);
       });
     }
   }
@@ -154,11 +179,19 @@ template <class T> void Simulator<T>::step(T dt, int steps, HostArray<const T> u
     throw std::invalid_argument("Simulator::step: the torques array u has no data");
   const sim::StepParams<T> p = step_params<T>(options);
   const int nq = nq_, nv = nv_, mu = m_u_;
+  if (p.integrator == sim::Integrator::event_driven && count_ * mu > 0 &&
+      (this->mu.array() != T(0)).any())
+    throw std::invalid_argument("Simulator: friction (mu != 0) needs the Moreau-Jean integrator");
   for_each_scenario<T>(
-      systems_->is_model, systems_->model, systems_->raw, gravity, count_, options.threads,
+      systems_->is_model, systems_->model, systems_->raw, systems_->A_t, dim_, gravity, count_, options.threads,
       [&](const auto& sys, std::size_t s, std::vector<T>& scratch) {
+        const sim::ControlView<T> c{VecView<const T>{u_in.data + std::ptrdiff_t(s) * u_in.scenario_stride, nv,
+                                                     u_in.element_stride},
+                                    vec_view(static_cast<const T*>(e.data()) + s * mu, mu),
+                                    vec_view(static_cast<const T*>(this->mu.data()) + s * mu, mu)};
+        const int dim = sim::frictional(c, mu) ? sys.dim() : 0;
         const std::size_t ws = p.integrator == sim::Integrator::moreau_jean
-                                   ? sim::moreau_jean_workspace<T>(nq, nv, m_b_, mu, sys.workspace())
+                                   ? sim::moreau_jean_workspace<T>(nq, nv, m_b_, mu, sys.workspace(), dim, p.facets)
                                    : sim::event_driven_workspace<T>(nq, nv, m_b_, mu, sys.workspace());
         if (scratch.size() < ws) scratch.resize(ws);
         Arena<T> arena{scratch.data(), ws};
@@ -172,9 +205,6 @@ template <class T> void Simulator<T>::step(T dt, int steps, HostArray<const T> u
         st.status = &status[s];
         st.last_impact_time = &last_impact_time[s];
         st.last_impact_v = vec_view(last_impact_v.data() + s * nv, nv);
-        const sim::ControlView<T> c{VecView<const T>{u_in.data + std::ptrdiff_t(s) * u_in.scenario_stride, nv,
-                                                     u_in.element_stride},
-                                    vec_view(static_cast<const T*>(e.data()) + s * mu, mu)};
         for (int k = 0; k < steps && status[s] == Status::ok; ++k) {
           if (p.integrator == sim::Integrator::moreau_jean)
             sim::moreau_jean_step(sys, p, c, dt, st, arena);
@@ -187,7 +217,8 @@ template <class T> void Simulator<T>::step(T dt, int steps, HostArray<const T> u
 template <class T> void Simulator<T>::energies(std::vector<T>& kinetic, std::vector<T>& potential) const {
   kinetic.assign(count_, T(0));
   potential.assign(count_, T(0));
-  for_each_scenario<T>(systems_->is_model, systems_->model, systems_->raw, gravity, count_, options.threads,
+  for_each_scenario<T>(systems_->is_model, systems_->model, systems_->raw, systems_->A_t, dim_, gravity, count_,
+                       options.threads,
                        [&](const auto& sys, std::size_t s, std::vector<T>& scratch) {
                          const std::size_t ws = sys.workspace() + 16;
                          if (scratch.size() < ws) scratch.resize(ws);

@@ -76,5 +76,41 @@ TEST(SimulateCommand, BadLinesAreErrorLines) {
   EXPECT_TRUE(run_obliq("simulate ball --state " + quote(states.string()) + " --dt 0.01 --steps 3 --quiet").err.empty());
 }
 
+// Friction (Moreau-Jean): --mu on a model (the ball slides to a stop after v0^2 / (2 mu g), the
+// trapezoid rule's distance to within mu g h^2), a line's own "mu" (0: no friction), --mu 0 is
+// byte for byte the run without it, raw lines with "mu" and "A_t" (a ball rolling at 5/7 v0),
+// a negative mu is an error line, friction with the event-driven integrator is refused.
+TEST(SimulateCommand, Friction) {
+  const auto states = write_temp("slide_states.jsonl", std::string(R"({"id":"s","q":[0,0,0.1],"qdot":[1.5,0,0]})") +
+                                                           "\n" + R"({"id":"free","q":[0,0,0.1],"qdot":[1.5,0,0],"mu":0})" +
+                                                           "\n" + R"({"id":"neg","q":[0,0,0.1],"qdot":[1,0,0],"mu":-0.1})" + "\n");
+  const std::string common = "simulate ball --state " + quote(states.string()) + " --dt 0.001 --steps 800 --record 800";
+  const RunResult r = run_obliq(common + " --mu 0.3");
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  const auto lines = parse_lines(r.out);
+  ASSERT_EQ(lines.size(), 1u + 2u * 2u);
+  EXPECT_EQ(lines[0]["id"], "neg");
+  EXPECT_EQ(lines[0]["status"], "error: mu negative");
+  const double mu = 0.3, g = 9.81, v0 = 1.5;
+  EXPECT_EQ(lines[3]["id"], "s");
+  EXPECT_EQ(lines[3]["qdot"][0].get<double>(), 0.0);
+  EXPECT_NEAR(lines[3]["q"][0].get<double>(), v0 * v0 / (2 * mu * g), mu * g * 1e-6);
+  EXPECT_EQ(lines[4]["id"], "free");
+  EXPECT_EQ(lines[4]["qdot"][0].get<double>(), v0);  // its own mu = 0
+  EXPECT_EQ(run_obliq(common).out, run_obliq(common + " --mu 0").out);
+  EXPECT_EQ(run_obliq(common + " --mu 0.3 --integrator event").exit_code, 2);
+  EXPECT_EQ(run_obliq(common + " --mu -1").exit_code, 2);
+
+  // Planar ball (x, z, w), m 2, R 0.1, I = 2/5 m R^2, sliding without spin: rolls at 5/7 v0.
+  const auto raw = write_temp("roll.jsonl", R"({"id":"r","M":[[2,0,0],[0,2,0],[0,0,0.008]],"h":[0,19.62,0],)"
+                                            R"("A_u":[[0,1,0]],"phi_u":[0],"qdot":[2,0,0],"mu":0.25,"A_t":[[1,0,0.1]]})" "\n");
+  const RunResult rr = run_obliq("simulate scenario --state " + quote(raw.string()) + " --dt 0.001 --steps 1000 --record 1000");
+  ASSERT_EQ(rr.exit_code, 0) << rr.err;
+  const auto roll = parse_lines(rr.out);
+  ASSERT_EQ(roll.size(), 2u);
+  EXPECT_NEAR(roll[1]["qdot"][0].get<double>(), 5.0 / 7.0 * 2.0, 1e-9);
+  EXPECT_NEAR(roll[1]["qdot"][0].get<double>() + 0.1 * roll[1]["qdot"][2].get<double>(), 0.0, 1e-9);
+}
+
 }  // namespace
 }  // namespace obliq::cli_test

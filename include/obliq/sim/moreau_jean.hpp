@@ -11,20 +11,33 @@
 //   position           q_{k+1} = q_k (+) h ((1 - theta) v_k + theta v_{k+1})
 //
 // The contact problem is one call, impact() of include/obliq/core/mechanics/impact.hpp, with the
-// predicted gaps as its gaps (gap_tol 0) and no velocity condition on the candidates. No
+// predicted gaps as its gaps (gap_tol 0) and no velocity condition on the candidates. With
+// friction (some mu != 0, docs/simulator.md "Friction") it is the core's frictional impact
+// instead, include/obliq/core/friction/impact.hpp, on the same rows plus their tangent rows:
+// Coulomb's law between the impulses and u_N = A_u v_{k+1} + e A_u v_k, u_T = A_t v_{k+1}
+// (docs/friction.md (F9) with e_t = 0: Siconos's MoreauJeanOSI with NewtonImpactFrictionNSL),
+// solved and certified per contact (docs/friction.md (F5)); a failed certificate is the
+// scenario's status. mu exactly 0 everywhere: the frictionless call, bit for bit. No
 // allocation: scratch from the arena, released on return.
 #pragma once
 
+#include "obliq/core/friction/impact.hpp"
 #include "obliq/core/mechanics/impact.hpp"
 #include "obliq/sim/state.hpp"
 #include "obliq/sim/system.hpp"
 
 namespace obliq::sim {
 
-template <class T> OBLIQ_HD std::size_t moreau_jean_workspace(int nq, int nv, int m_b, int m_u, std::size_t system_ws) {
+// dim: 0 without friction, else the contacts' dimension (2 or 3); facets: the pyramid's.
+template <class T>
+OBLIQ_HD std::size_t moreau_jean_workspace(int nq, int nv, int m_b, int m_u, std::size_t system_ws, int dim = 0,
+                                           int facets = 8) {
   const int m = m_b + m_u;
-  return system_eval_size<T>(nv, m) + 4 * std::size_t(nv) + std::size_t(nq) + 2 * std::size_t(m) + 8 +
-         max_(system_ws, impact_workspace_size<T>(nv, m_b, m_u)) + 16;
+  const std::size_t t = dim > 0 ? std::size_t(dim - 1) * m_u : 0;  // tangent rows
+  const std::size_t contact = dim > 0 ? friction::impact_workspace_size<T>(nv, m_b, m_u, dim, facets) + t + 8
+                                      : impact_workspace_size<T>(nv, m_b, m_u);
+  return system_eval_size<T>(nv, m) + t * nv + 4 * std::size_t(nv) + std::size_t(nq) + 2 * std::size_t(m) + 8 +
+         max_(system_ws, contact) + 16;
 }
 
 // The scenario's view of the impact problem at (q_k, v_k): the system's rows split bilateral /
@@ -66,8 +79,10 @@ OBLIQ_HD Status moreau_jean_step(const System& sys, const StepParams<T>& p, cons
                                  const StateView<T>& s, Arena<T>& arena) {
   if (*s.status != Status::ok) return *s.status;
   const int nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u(), m = m_b + m_u;
+  const bool with_friction = frictional(c, m_u);
   const std::size_t mark = arena.mark();
-  const SystemEval<T> ev = take_system_eval(nv, m, arena);
+  SystemEval<T> ev = take_system_eval(nv, m, arena);
+  if (with_friction) ev.A_t = arena.mat((sys.dim() - 1) * m_u, nv);
   VecView<T> i_u = arena.vec(nv), g_u = arena.vec(m_u), v_plus = arena.vec(nv), impulse = arena.vec(nv),
              v_theta = arena.vec(nv), lambda = arena.vec(m);
   T* energies = arena.take(3);
@@ -76,14 +91,33 @@ OBLIQ_HD Status moreau_jean_step(const System& sys, const StepParams<T>& p, cons
   Status st = sys.evaluate(s.q.as_const(), v, ev, arena);
   if (st == Status::ok) {
     for (int i = 0; i < nv; ++i) i_u[i] = h * (c.u[i] - ev.h[i]);
-    for (int i = 0; i < m_u; ++i) g_u[i] = ev.phi[m_b + i] + p.gamma * h * dense::dot(ev.A.row(m_b + i), v);
+    for (int i = 0; i < m_u; ++i) {
+      T w = dense::dot(ev.A.row(m_b + i), v);
+      // With friction a resting row (|A v| <= vel_tol) predicts its gap as phi: the frictional
+      // solver returns a held contact's normal velocity as zero to round-off only, of either sign.
+      if (with_friction && abs_(w) <= p.vel_tol) w = T(0);
+      g_u[i] = ev.phi[m_b + i] + p.gamma * h * w;
+    }
     StepParams<T> rule = p;  // rows: predicted gap <= 0, whatever their velocity
     rule.gap_tol = T(0);
     rule.vel_tol = no_velocity_condition<T>();
     const ScenarioView<T> in = impact_problem(ev, m_b, m_u, v, g_u.as_const(), i_u.as_const(), c.e, rule);
     std::uint8_t consistent = 0;
     ImpactView<T> out{v_plus, impulse, lambda, s.active, energies, energies + 1, &consistent};
-    st = impact(in, out, arena);
+    if (with_friction) {
+      friction::FrictionView<T> fr;
+      fr.dim = sys.dim();
+      fr.A_t = ev.A_t.as_const();
+      fr.mu = c.mu;
+      fr.formulation = p.friction;
+      fr.directions = p.facets;
+      fr.lcp_solver = p.lcp_solver;
+      const VecView<T> lambda_t = arena.vec(ev.A_t.rows);
+      st = arena.overflow ? Status::bad_shape
+                          : friction::impact(in, fr, out, friction::FrictionOutView<T>{lambda_t, {}, nullptr}, arena);
+    } else {
+      st = impact(in, out, arena);
+    }
     if (st == Status::ok) {
       const int hits = approaching_rows(in.A_u, v, s.active.as_const(), p.vel_tol);
       int taking_part = 0;

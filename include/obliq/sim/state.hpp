@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "obliq/core/config.hpp"
+#include "obliq/core/friction/setup.hpp"
 #include "obliq/core/lcp/select.hpp"
 #include "obliq/core/scenario_view.hpp"
 #include "obliq/core/status.hpp"
@@ -35,6 +36,10 @@ template <class T> struct StepParams {
   T max_step = T(0);
   T zeno_velocity = T(0);
   int max_impacts = 100;
+  // Moreau-Jean with friction (a contact with mu != 0): the formulation of the step's frictional
+  // impact (docs/friction.md: exact cone (F6) or pyramid LCP (F8)) and the pyramid's facets.
+  friction::Formulation friction = friction::Formulation::cone;
+  int facets = 8;
 };
 
 // One scenario's state (views into the caller's buffers).
@@ -54,7 +59,19 @@ template <class T> struct StateView {
 template <class T> struct ControlView {
   VecView<const T> u;  // nv joint torques / generalized forces
   VecView<const T> e;  // m_u restitution coefficients (inc = 0: one global e)
+  // m_u Coulomb friction coefficients (inc = 0: one global mu). data == nullptr, or every mu
+  // exactly 0: no friction, the frictionless step bit for bit (docs/simulator.md "Friction").
+  VecView<const T> mu;
 };
+
+// True when some unilateral row has mu != 0: the step then solves the frictional impact, which
+// checks mu (a negative or non-finite mu is the scenario's status, not a frictionless step).
+template <class T> OBLIQ_HD bool frictional(const ControlView<T>& c, int m_u) {
+  if (c.mu.data == nullptr) return false;
+  for (int i = 0; i < m_u; ++i)
+    if (!(c.mu[i] == T(0))) return true;
+  return false;
+}
 
 // A large finite velocity tolerance: with it every row the caller selected is a candidate of
 // the core's impact/dynamics whatever its velocity (the steppers choose the rows themselves).

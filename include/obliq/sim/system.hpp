@@ -3,14 +3,18 @@
 //   M(q) vdot + h(q, v) = u + A(q)^T lambda,   gaps phi(q) (bilateral rows first, then the
 //   unilateral rows), A = d phi / dq per velocity coordinate, and Adot v (the rows' drift),
 //
-// plus how a configuration moves (q' = q (+) dt v) and the potential energy. Two systems:
+// plus how a configuration moves (q' = q (+) dt v) and the potential energy; for friction, the
+// tangent rows A_t of each unilateral row (dim - 1 of them: dim() is 2 in a plane, 3 in space;
+// docs/friction.md (F1)), evaluated when the caller gives room for them. Two systems:
 //
 //   ModelSystem   a multibody model (include/obliq/model): forward kinematics, CRBA (M), RNEA
-//                 (h, gravity included), contact_rows (A, phi, Adot v); q (+) dt v is
+//                 (h, gravity included), contact_rows (A, phi, Adot v), tangent_rows (A_t,
+//                 each contact frame's two tangents, dim 3); q (+) dt v is
 //                 model/integrate.hpp; V = -sum m_i g . c_i (momentum.hpp).
 //   LinearSystem  raw scenario data: constant M, h and rows A, gaps linear in q,
 //                 phi_b(q) = A_b q, phi_u(q) = phi0_u + A_u q, Adot v = 0, nq = nv, q (+) dt v = q + dt v; h is a
-//                 constant generalized force (gravity as h = -f_g), so V = h . q.
+//                 constant generalized force (gravity as h = -f_g), so V = h . q; constant
+//                 tangent rows A_t (dim 2 or 3).
 //
 // Both are plain structs of views (a CUDA kernel can take them by value); evaluate() takes its
 // scratch from the arena and releases it. No allocation.
@@ -26,6 +30,7 @@
 #include "obliq/model/kinematics.hpp"
 #include "obliq/model/momentum.hpp"
 #include "obliq/model/rnea.hpp"
+#include "obliq/model/tangent_rows.hpp"
 
 namespace obliq::sim {
 
@@ -36,6 +41,7 @@ template <class T> struct SystemEval {
   MatView<T> A;          // m x nv, bilateral rows first
   VecView<T> phi;        // m
   VecView<T> Adot_qdot;  // m
+  MatView<T> A_t;        // (dim - 1) m_u x nv tangent rows; 0 rows: not asked for (no friction)
 };
 
 template <class T> OBLIQ_HD SystemEval<T> take_system_eval(int nv, int m, Arena<T>& arena) {
@@ -58,7 +64,9 @@ template <class T> struct ModelSystem {
   OBLIQ_HD int nv() const { return model.nv; }
   OBLIQ_HD int m_b() const { return model.n_bilateral; }
   OBLIQ_HD int m_u() const { return model.ncontacts - model.n_bilateral; }
-  OBLIQ_HD std::size_t workspace() const { return model::data_size(model); }
+  OBLIQ_HD int dim() const { return 3; }
+  // data_size, and the tangent rows' drift (unused by the steppers: Moreau-Jean needs no drift).
+  OBLIQ_HD std::size_t workspace() const { return model::data_size(model) + 2 * std::size_t(m_u()) + 8; }
 
   OBLIQ_HD Status evaluate(VecView<const T> q, VecView<const T> v, const SystemEval<T>& out, Arena<T>& arena) const {
     const std::size_t mark = arena.mark();
@@ -70,6 +78,14 @@ template <class T> struct ModelSystem {
       model::mass_matrix(model, d, out.M);
       model::bias_forces(model, d, out.h);
       model::contact_rows(model, d, out.A, out.phi, out.Adot_qdot);
+      if (out.A_t.rows > 0) {
+        const VecView<T> drift_t = arena.vec(out.A_t.rows);
+        if (arena.overflow) {
+          arena.release(mark);
+          return Status::bad_shape;
+        }
+        model::tangent_rows(model, d, out.A_t, drift_t);
+      }
     }
     arena.release(mark);
     return st;
@@ -98,11 +114,14 @@ template <class T> struct LinearSystem {
   MatView<const T> A_b;     // mb x n (gaps A_b q)
   MatView<const T> A_u;     // mu x n
   VecView<const T> phi0_u;  // mu: the unilateral gaps at q = 0
+  int tdim = 3;             // friction: 2 (one tangent row per contact) or 3 (two)
+  MatView<const T> A_t;     // (tdim - 1) mu x n tangent rows (data == nullptr: zero rows)
 
   OBLIQ_HD int nq() const { return n; }
   OBLIQ_HD int nv() const { return n; }
   OBLIQ_HD int m_b() const { return mb; }
   OBLIQ_HD int m_u() const { return mu; }
+  OBLIQ_HD int dim() const { return tdim; }
   OBLIQ_HD std::size_t workspace() const { return 0; }
 
   OBLIQ_HD Status evaluate(VecView<const T> q, VecView<const T> v, const SystemEval<T>& out, Arena<T>&) const {
@@ -115,6 +134,12 @@ template <class T> struct LinearSystem {
     dense::copy(phi0_u, out.phi.segment(mb, mu));
     dense::gemv(T(1), A_u, q, T(1), out.phi.segment(mb, mu));
     dense::fill(out.Adot_qdot, T(0));
+    if (out.A_t.rows > 0) {
+      if (A_t.data != nullptr)
+        dense::copy(A_t, out.A_t);
+      else
+        dense::fill(out.A_t, T(0));
+    }
     return Status::ok;
   }
   OBLIQ_HD void integrate(VecView<const T> q, VecView<const T> v, T dt, VecView<T> q_out) const {
