@@ -48,8 +48,11 @@ print("RESULT " + json.dumps(out))
 """
 
 
-def quadruped_mjcf():
-    legs = ""
+def quadruped_mjcf(timestep=0.001, condim=1, friction=1.0, actuator=""):
+    """obliq's built-in quadruped as MJCF (trunk at 0.521 m). condim 1: frictionless contacts;
+    condim 3: Coulomb friction `friction` (MuJoCo's pyramidal/elliptic soft cone). `actuator`:
+    an MJCF element per joint, formatted with {joint} (none by default)."""
+    legs, acts = "", ""
     for name, x, y in (("FL", 0.3, 0.15), ("FR", 0.3, -0.15), ("HL", -0.3, 0.15), ("HR", -0.3, -0.15)):
         side = 0.05 if y > 0 else -0.05
         legs += f"""
@@ -62,19 +65,21 @@ def quadruped_mjcf():
           <body name="{name}_shank" pos="0 0 -0.25">
             <joint name="{name}_knee" type="hinge" axis="0 1 0"/>
             <inertial pos="0 0 -0.125" mass="0.3" diaginertia="{0.3 * 0.0625 / 12 + 0.0005} {0.3 * 0.0625 / 12 + 0.0005} 0.0005"/>
-            <geom name="{name}_foot" type="sphere" size="0.001" pos="0 0 -0.25" condim="1"/>
+            <geom name="{name}_foot" type="sphere" size="0.001" pos="0 0 -0.25" condim="{condim}" friction="{friction}"/>
           </body>
         </body>
       </body>"""
+        if actuator:
+            acts += "".join(actuator.format(joint=f"{name}_{j}") for j in ("abd", "hip", "knee"))
     return f"""<mujoco model="quadruped">
-  <option timestep="0.001"/>
+  <option timestep="{timestep}"/>
   <worldbody>
-    <geom name="floor" type="plane" size="5 5 0.1" condim="1"/>
+    <geom name="floor" type="plane" size="5 5 0.1" condim="{condim}" friction="{friction}"/>
     <body name="trunk" pos="0 0 0.521">
       <freejoint/>
       <inertial pos="0 0 0" mass="10" diaginertia="{10 * (0.09 + 0.01) / 12} {10 * (0.36 + 0.01) / 12} {10 * (0.36 + 0.09) / 12}"/>{legs}
     </body>
-  </worldbody>
+  </worldbody>{f"<actuator>{acts}</actuator>" if acts else ""}
 </mujoco>"""
 
 

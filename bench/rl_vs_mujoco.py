@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Vector-environment throughput: obliq.envs.QuadrupedStandEnv against the same task on MuJoCo's
+Python bindings (mujoco.rollout), side by side in one run, one thread and all threads.
+
+Both sides do the same work per env step: the obliq built-in quadruped (MJCF from
+bench/sim_vs_peers.py: same bodies, masses, inertias, joints; feet as 1 mm spheres), 4 physics
+steps of 5 ms holding joint position targets nominal + 0.8 a (a: uniform random actions) under a
+PD law (kp 20, kd 0.5, |tau| <= 20 N m), then observations (35 float32), rewards, termination and
+next-step autoreset from a pool of dropped initial states, all in numpy over the batch.
+Differences: obliq evaluates the PD law in numpy before each physics step and its contacts are
+hard (the complementarity impact law of Moreau-Jean every step); MuJoCo evaluates it inside
+mj_step (position actuators with kv), its contacts are soft, solved by its own convex solver, and
+it runs the physics of a batch with mujoco.rollout (a C++ thread pool over copies). Friction:
+--condim 1 (frictionless, as obliq's Simulator in this build) by default; --condim 3 --mu 1 for
+MuJoCo with friction.
+
+Usage: rl_vs_mujoco.py [--envs 4096] [--steps 30] [--warmup 30] [--rounds 3] [--threads-all N]
+                       [--condim 1|3] [--mu MU] [--markdown]
+"""
+import argparse
+import os
+import pathlib
+import platform
+import sys
+import time
+
+import mujoco
+import numpy as np
+from mujoco import rollout
+
+from obliq.envs import QuadrupedStandEnv
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from sim_vs_peers import quadruped_mjcf  # noqa: E402
+
+ACTUATOR = '<position joint="{joint}" kp="20" kv="0.5" forcelimited="true" forcerange="-20 20"/>'
+
+
+class MujocoQuadrupeds:
+    """The same task on MuJoCo: a batch of states stepped by mujoco.rollout, the rest in numpy."""
+
+    def __init__(self, n, threads, condim, mu, frame_skip=4, dt=0.005, max_episode_steps=500):
+        self.model = mujoco.MjModel.from_xml_string(
+            quadruped_mjcf(timestep=dt, condim=condim, friction=mu, actuator=ACTUATOR))
+        self.models = [self.model] * n  # rollout's own form of its inputs (so that it can skip its checks)
+        self.datas = [mujoco.MjData(self.model) for _ in range(threads)]
+        self.spec = mujoco.mjtState.mjSTATE_FULLPHYSICS
+        nq, nv = self.model.nq, self.model.nv
+        assert mujoco.mj_stateSize(self.model, self.spec) == 1 + nq + nv, "state = (time, qpos, qvel)"
+        self.n, self.frame_skip, self.max_episode_steps = n, frame_skip, max_episode_steps
+        self.runner = rollout.Rollout(nthread=threads) if threads > 1 else None
+        self.state = np.zeros((n, 1 + nq + nv))
+        self.out = np.zeros((n, frame_skip, 1 + nq + nv))
+        self.elapsed = np.zeros(n, np.int64)
+        self.autoreset = np.zeros(n, bool)
+        self.nominal = np.tile([0.0, 0.6, -1.2], 4)
+
+    def set_states(self, q, mask):
+        """obliq's configuration layout (position, quaternion x, y, z, w, joints) into MuJoCo's
+        (position, quaternion w, x, y, z, joints); zero velocities and time."""
+        s = np.zeros((len(q), self.state.shape[1]))
+        s[:, 1:4] = q[:, 0:3]
+        s[:, 4] = q[:, 6]
+        s[:, 5:8] = q[:, 3:6]
+        s[:, 8:20] = q[:, 7:19]
+        self.state[mask] = s
+        self.elapsed[mask] = 0
+
+    def step(self, actions, initial):
+        restart = self.autoreset
+        target = self.nominal + 0.8 * np.clip(actions, -1, 1)
+        ctrl = np.repeat(target[:, None, :].astype(np.float64), self.frame_skip, axis=1)
+        run = rollout.rollout if self.runner is None else self.runner.rollout
+        run(self.models, self.datas, self.state, ctrl, nstep=self.frame_skip, state=self.out, skip_checks=True)
+        self.state[:] = self.out[:, -1]
+        self.elapsed += 1
+        if restart.any():
+            self.set_states(initial[restart], restart)
+        z, qx, qy = self.state[:, 3], self.state[:, 5], self.state[:, 6]
+        up = 1 - 2 * (qx * qx + qy * qy)
+        reward = np.where(restart, 0.0, 0.5 * up + 0.5 * np.exp(-(((z - 0.38) / 0.1) ** 2))
+                          - 0.01 * np.mean(actions * actions, axis=1))
+        terminated = ((z < 0.1) | (up < 0) | ~np.isfinite(self.state).all(axis=1)) & ~restart
+        truncated = (self.elapsed >= self.max_episode_steps) & ~terminated & ~restart
+        self.autoreset = terminated | truncated
+        obs = np.empty((self.n, 35), np.float32)
+        obs[:, :17] = self.state[:, 3:20]
+        obs[:, 17:] = self.state[:, 20:]
+        return obs, reward, terminated, truncated
+
+    def close(self):
+        if self.runner is not None:
+            self.runner.close()
+
+
+def interleaved(steps, actions, warmup, rounds):
+    """Runs the first `warmup` actions untimed on every stepper (the drops land, thread pools
+    start), then `rounds` rounds in which each stepper in turn runs an equal share of the rest,
+    timed, so that a change in the machine's load falls on all of them alike. Returns per stepper
+    (best round's env steps per second per copy, mean reward per timed env step, episodes ended)."""
+    for step in steps:
+        for k in range(warmup):
+            step(actions[k])
+    chunks = np.array_split(np.arange(warmup, len(actions)), rounds)
+    best = [0.0] * len(steps)
+    reward = [0.0] * len(steps)
+    ended = [0] * len(steps)
+    for chunk in chunks:
+        for i, step in enumerate(steps):
+            t0 = time.perf_counter()
+            for k in chunk:
+                out = step(actions[k])
+                reward[i] += out[1].mean()
+                ended[i] += np.count_nonzero(out[2] | out[3])
+            best[i] = max(best[i], len(chunk) / (time.perf_counter() - t0))
+    timed = len(actions) - warmup
+    return [(best[i], reward[i] / timed, ended[i]) for i in range(len(steps))]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--envs", type=int, default=4096)
+    ap.add_argument("--steps", type=int, default=30, help="timed env steps per configuration")
+    ap.add_argument("--rounds", type=int, default=3, help="alternating timed rounds (the best is reported)")
+    ap.add_argument("--warmup", type=int, default=30, help="untimed env steps first (0.6 s: the drops land)")
+    ap.add_argument("--threads-all", type=int, default=os.cpu_count())
+    ap.add_argument("--condim", type=int, default=1)
+    ap.add_argument("--mu", type=float, default=1.0)
+    ap.add_argument("--markdown", action="store_true")
+    args = ap.parse_args()
+    n = args.envs
+    rng = np.random.default_rng(0)
+    actions = rng.uniform(-1, 1, (args.warmup + args.steps, n, 12)).astype(np.float32)
+    load0 = os.getloadavg()
+    rows = []
+    for threads in (1, args.threads_all):
+        env = QuadrupedStandEnv(n, threads=threads)
+        env.reset(seed=0)
+        initial = env.sim.q.copy()  # the same dropped states for MuJoCo (and its autoreset pool)
+        mj = MujocoQuadrupeds(n, threads, args.condim, args.mu)
+        mj.set_states(initial, np.ones(n, bool))
+        (a, r_obliq, e_obliq), (b, r_mj, e_mj) = interleaved([env.step, lambda x: mj.step(x, initial)], actions,
+                                                             args.warmup, args.rounds)
+        mj.close()
+        rows.append((threads, n * a, n * b))
+        print(f"threads {threads}: mean reward per step obliq {r_obliq:.3f}, MuJoCo {r_mj:.3f}; episodes ended "
+              f"obliq {e_obliq:.0f}, MuJoCo {e_mj:.0f} (a check that both run the same task)")
+    load1 = os.getloadavg()
+    cpu = platform.processor() or platform.machine()
+    try:
+        cpu = next(line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {cpu}, {os.cpu_count()} hardware threads, "
+          f"load average {load0[0]:.1f} before / {load1[0]:.1f} after; {n} envs, {args.steps} timed env steps "
+          f"after {args.warmup} (x 4 physics steps of 5 ms), best of {args.rounds} alternating rounds; "
+          f"MuJoCo {mujoco.__version__} condim {args.condim}"
+          + (f" mu {args.mu}" if args.condim > 1 else " (frictionless)"))
+    if args.markdown:
+        print("\n| threads | obliq env-steps/s | MuJoCo env-steps/s | obliq / MuJoCo |\n|---|---|---|---|")
+    for threads, a, b in rows:
+        if args.markdown:
+            print(f"| {threads} | {a:,.0f} | {b:,.0f} | {a / b:.2f}x |")
+        else:
+            print(f"threads {threads}: obliq {a:,.0f} env-steps/s, MuJoCo {b:,.0f} env-steps/s, ratio {a / b:.2f}")
+
+
+if __name__ == "__main__":
+    main()
