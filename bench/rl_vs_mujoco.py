@@ -5,17 +5,18 @@ Python bindings (mujoco.rollout), side by side in one run, one thread and all th
 Both sides do the same work per env step: the obliq built-in quadruped (MJCF from
 bench/sim_vs_peers.py: same bodies, masses, inertias, joints; feet as 1 mm spheres), 4 physics
 steps of 5 ms holding joint position targets nominal + 0.8 a (a: uniform random actions) under a
-PD law (kp 20, kd 0.5, |tau| <= 20 N m), then observations (35 float32), rewards, termination and
+PD law (the environment's: kp 80, kd 1, |tau| <= 30 N m), then observations (35 float32), rewards, termination and
 next-step autoreset from a pool of dropped initial states, all in numpy over the batch.
 Differences: obliq evaluates the PD law in numpy before each physics step and its contacts are
 hard (the complementarity impact law of Moreau-Jean every step); MuJoCo evaluates it inside
 mj_step (position actuators with kv), its contacts are soft, solved by its own convex solver, and
 it runs the physics of a batch with mujoco.rollout (a C++ thread pool over copies). Friction:
---condim 1 (frictionless, as obliq's Simulator in this build) by default; --condim 3 --mu 1 for
-MuJoCo with friction.
+Coulomb mu 0.8 on both sides by default (obliq: the environment's faceted cone, 8 facets, hard
+contact; MuJoCo: condim 3, its default pyramidal cone, soft contact); --mu 0 runs both
+frictionless (MuJoCo condim 1).
 
 Usage: rl_vs_mujoco.py [--envs 4096] [--steps 30] [--warmup 30] [--rounds 3] [--threads-all N]
-                       [--condim 1|3] [--mu MU] [--markdown]
+                       [--mu 0.8] [--markdown]
 """
 import argparse
 import os
@@ -33,7 +34,9 @@ from obliq.envs import QuadrupedStandEnv
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from sim_vs_peers import quadruped_mjcf  # noqa: E402
 
-ACTUATOR = '<position joint="{joint}" kp="20" kv="0.5" forcelimited="true" forcerange="-20 20"/>'
+E = QuadrupedStandEnv  # its PD gains and torque limit, as MuJoCo position actuators
+ACTUATOR = (f'<position joint="{{joint}}" kp="{E.kp}" kv="{E.kd}" forcelimited="true" '
+            f'forcerange="{-E.max_torque} {E.max_torque}"/>')
 
 
 class MujocoQuadrupeds:
@@ -124,8 +127,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=3, help="alternating timed rounds (the best is reported)")
     ap.add_argument("--warmup", type=int, default=30, help="untimed env steps first (0.6 s: the drops land)")
     ap.add_argument("--threads-all", type=int, default=os.cpu_count())
-    ap.add_argument("--condim", type=int, default=1)
-    ap.add_argument("--mu", type=float, default=1.0)
+    ap.add_argument("--mu", type=float, default=0.8, help="Coulomb friction on both sides (0: frictionless)")
     ap.add_argument("--markdown", action="store_true")
     args = ap.parse_args()
     n = args.envs
@@ -134,10 +136,10 @@ def main():
     load0 = os.getloadavg()
     rows = []
     for threads in (1, args.threads_all):
-        env = QuadrupedStandEnv(n, threads=threads)
+        env = QuadrupedStandEnv(n, threads=threads, mu=args.mu)
         env.reset(seed=0)
         initial = env.sim.q.copy()  # the same dropped states for MuJoCo (and its autoreset pool)
-        mj = MujocoQuadrupeds(n, threads, args.condim, args.mu)
+        mj = MujocoQuadrupeds(n, threads, 3 if args.mu > 0 else 1, args.mu)
         mj.set_states(initial, np.ones(n, bool))
         (a, r_obliq, e_obliq), (b, r_mj, e_mj) = interleaved([env.step, lambda x: mj.step(x, initial)], actions,
                                                              args.warmup, args.rounds)
@@ -154,8 +156,7 @@ def main():
     print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {cpu}, {os.cpu_count()} hardware threads, "
           f"load average {load0[0]:.1f} before / {load1[0]:.1f} after; {n} envs, {args.steps} timed env steps "
           f"after {args.warmup} (x 4 physics steps of 5 ms), best of {args.rounds} alternating rounds; "
-          f"MuJoCo {mujoco.__version__} condim {args.condim}"
-          + (f" mu {args.mu}" if args.condim > 1 else " (frictionless)"))
+          f"MuJoCo {mujoco.__version__}; " + (f"mu {args.mu} (MuJoCo condim 3)" if args.mu > 0 else "frictionless"))
     if args.markdown:
         print("\n| threads | obliq env-steps/s | MuJoCo env-steps/s | obliq / MuJoCo |\n|---|---|---|---|")
     for threads, a, b in rows:

@@ -7,6 +7,6 @@ from .model import ModelEvaluation, evaluate
 from .sim import Simulator
 from .solve import LAWS, Batch, LcpResults, SolveArrays, batch, dynamics, impact, lcp, solve_dynamics, solve_impact
 
-__all__ = ["Batch", "LAWS", "LcpResults", "Model", "ModelEvaluation", "Simulator", "SolveArrays", "Status", "batch", "dynamics", "evaluate",
-           "impact", "lcp", "solve_dynamics", "solve_impact", "status_reason"]
+__all__ = ["Batch", "LAWS", "LcpResults", "Model", "ModelEvaluation", "Simulator", "SolveArrays", "Status", "batch",
+           "dynamics", "evaluate", "impact", "lcp", "solve_dynamics", "solve_impact", "status_reason"]
 __version__ = "0.1.0"

@@ -14,7 +14,7 @@ _RAW = {_obliq.Batch64: np.dtype(np.float64), _obliq.Batch32: np.dtype(np.float3
 
 # Views of the C++ buffers (row s = scenario s).
 STATE = ("q", "v", "t", "active", "impacts", "lcp_solves", "status", "last_impact_time", "last_impact_v")
-CONTROLS = ("u", "e", "gravity")
+CONTROLS = ("u", "e", "mu", "gravity")
 
 
 class Simulator:
@@ -23,7 +23,8 @@ class Simulator:
 
     Options as `obliq simulate`: integrator 'moreau' (Moreau-Jean, fixed step) or 'event'
     (event-driven), law 'complementarity' or 'projection', lcp_solver, theta, gamma, gap_tol and
-    vel_tol (< 0: the scalar's default), max_step, zeno_velocity, max_impacts, threads (0: all).
+    vel_tol (< 0: the scalar's default), max_step, zeno_velocity, max_impacts, friction 'cone'
+    (exact Coulomb cone) or 'pyramid' (faceted, `facets` facets), threads (0: all).
     dtype float64 or float32 (raw systems: the batch's).
 
     Arrays (numpy views, writable; row s = scenario s): q (count, nq), v (count, nv), t (count,),
@@ -31,14 +32,17 @@ class Simulator:
     (count,) int64, status (count,) int32 (obliq.Status codes), last_impact_time (count,) (NaN
     before the first impact), last_impact_v (count, nv); controls u (count, nv) (generalized
     forces: joint torques; a free flyer's six base entries are forces on the base), e
-    (count, m_u) restitution per contact, gravity (count, 3) (model systems only)."""
+    (count, m_u) restitution per contact, mu (count, m_u) Coulomb friction per contact (0:
+    frictionless, Moreau-Jean only; a model's tangent rows come from each contact frame),
+    gravity (count, 3) (model systems only)."""
 
     def __init__(self, model, count=None, *, dtype=np.float64, integrator="moreau", law="complementarity",
                  lcp_solver="lemke", theta=0.5, gamma=0.5, gap_tol=-1.0, vel_tol=-1.0, max_step=0.0,
-                 zeno_velocity=0.0, max_impacts=100, threads=0):
+                 zeno_velocity=0.0, max_impacts=100, friction="cone", facets=8, threads=0):
         opts = dict(integrator=integrator, law=law, lcp_solver=lcp_solver, theta=float(theta), gamma=float(gamma),
                     gap_tol=float(gap_tol), vel_tol=float(vel_tol), max_step=float(max_step),
-                    zeno_velocity=float(zeno_velocity), max_impacts=int(max_impacts), threads=int(threads))
+                    zeno_velocity=float(zeno_velocity), max_impacts=int(max_impacts), friction=friction,
+                    facets=int(facets), threads=int(threads))
         if type(model) in _RAW:
             if count is not None:
                 raise ValueError("count: raw systems (a Batch) carry their own count; pass none")

@@ -28,9 +28,15 @@ Law law_from(const std::string& name) {
   throw std::invalid_argument("law must be 'complementarity' or 'projection', not '" + name + "'");
 }
 
+friction::Formulation friction_from(const std::string& name) {
+  if (name == "cone") return friction::Formulation::cone;
+  if (name == "pyramid") return friction::Formulation::pyramid;
+  throw std::invalid_argument("friction must be 'cone' or 'pyramid', not '" + name + "'");
+}
+
 SimOptions options_from(const std::string& integrator, const std::string& law, const std::string& lcp_solver,
                         double theta, double gamma, double gap_tol, double vel_tol, double max_step,
-                        double zeno_velocity, int max_impacts, int threads) {
+                        double zeno_velocity, int max_impacts, const std::string& friction, int facets, int threads) {
   SimOptions o;
   o.integrator = integrator_from(integrator);
   o.law = law_from(law);
@@ -42,6 +48,10 @@ SimOptions options_from(const std::string& integrator, const std::string& law, c
   o.max_step = max_step;
   o.zeno_velocity = zeno_velocity;
   o.max_impacts = max_impacts;
+  o.friction = friction_from(friction);
+  if (facets < 3 || facets > 64)
+    throw std::invalid_argument("facets must be in [3, 64], not " + std::to_string(facets));
+  o.facets = facets;
   o.threads = threads_from(threads);
   return o;
 }
@@ -58,27 +68,27 @@ template <class T> void bind_types(nb::module_& m, const std::string& suffix) {
           "__init__",
           [](S* self, const model::Model& md, std::int64_t count, const std::string& integrator, const std::string& law,
              const std::string& lcp_solver, double theta, double gamma, double gap_tol, double vel_tol, double max_step,
-             double zeno_velocity, int max_impacts, int threads) {
+             double zeno_velocity, int max_impacts, const std::string& friction, int facets, int threads) {
             if (count < 0) throw std::invalid_argument("count must be >= 0, not " + std::to_string(count));
             new (self) S(md, std::size_t(count),
                          options_from(integrator, law, lcp_solver, theta, gamma, gap_tol, vel_tol, max_step,
-                                      zeno_velocity, max_impacts, threads));
+                                      zeno_velocity, max_impacts, friction, facets, threads));
           },
           "model"_a, "count"_a, "integrator"_a = "moreau", "law"_a = "complementarity", "lcp_solver"_a = "lemke",
           "theta"_a = 0.5, "gamma"_a = 0.5, "gap_tol"_a = -1.0, "vel_tol"_a = -1.0, "max_step"_a = 0.0,
-          "zeno_velocity"_a = 0.0, "max_impacts"_a = 100, "threads"_a = 0)
+          "zeno_velocity"_a = 0.0, "max_impacts"_a = 100, "friction"_a = "cone", "facets"_a = 8, "threads"_a = 0)
       .def(
           "__init__",
           [](S* self, const Batch<T>& systems, const std::string& integrator, const std::string& law,
              const std::string& lcp_solver, double theta, double gamma, double gap_tol, double vel_tol, double max_step,
-             double zeno_velocity, int max_impacts, int threads) {
+             double zeno_velocity, int max_impacts, const std::string& friction, int facets, int threads) {
             systems.check();
             new (self) S(systems, options_from(integrator, law, lcp_solver, theta, gamma, gap_tol, vel_tol, max_step,
-                                               zeno_velocity, max_impacts, threads));
+                                               zeno_velocity, max_impacts, friction, facets, threads));
           },
           "systems"_a, "integrator"_a = "moreau", "law"_a = "complementarity", "lcp_solver"_a = "lemke",
           "theta"_a = 0.5, "gamma"_a = 0.5, "gap_tol"_a = -1.0, "vel_tol"_a = -1.0, "max_step"_a = 0.0,
-          "zeno_velocity"_a = 0.0, "max_impacts"_a = 100, "threads"_a = 0)
+          "zeno_velocity"_a = 0.0, "max_impacts"_a = 100, "friction"_a = "cone", "facets"_a = 8, "threads"_a = 0)
       .def_prop_ro("count", &S::count)
       .def("__len__", &S::count)
       .def_prop_ro("nq", &S::nq)
@@ -102,6 +112,7 @@ template <class T> void bind_types(nb::module_& m, const std::string& suffix) {
                    internal)
       .def_prop_ro("u", [](S& s) { return view(s.u.data(), {s.count(), size_t(s.nv())}); }, internal)
       .def_prop_ro("e", [](S& s) { return view(s.e.data(), {s.count(), size_t(s.m_u())}); }, internal)
+      .def_prop_ro("mu", [](S& s) { return view(s.mu.data(), {s.count(), size_t(s.m_u())}); }, internal)
       .def_prop_ro("gravity", [](S& s) { return view(s.gravity.data(), {s.count(), std::size_t(3)}); }, internal)
       .def(
           "_step",

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "bindings.hpp"
@@ -60,7 +61,9 @@ nb::tuple solve(const std::string& kind, int n, int m_b, int m_u, std::int64_t c
   std::vector<std::int32_t> status(c, std::int32_t(Status::not_solved));
   std::vector<T> qdot_plus, impulse, ke_pre, ke_post, qddot;
   std::vector<std::uint8_t> consistent;
-  auto out = [](auto& vec, std::ptrdiff_t stride) { return HostArray<std::remove_reference_t<decltype(vec[0])>>{vec.data(), stride, 1}; };
+  auto out = [](auto& vec, std::ptrdiff_t stride) {
+    return HostArray<std::remove_reference_t<decltype(vec[0])>>{vec.data(), stride, 1};
+  };
   v.lambda = out(lambda, std::ptrdiff_t(m));
   v.active = out(active, m_u);
   v.status = HostArray<Status>{reinterpret_cast<Status*>(status.data()), 1, 1};

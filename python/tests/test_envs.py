@@ -123,3 +123,36 @@ def test_many_copies_in_one_call():
     env.reset(seed=0)
     obs, r, term, trunc, info = env.step(np.zeros((512, 12), np.float32))
     assert obs.shape == (512, 35) and (env.sim.t > 0).all() and (env.sim.status == 0).all()
+
+
+def test_friction_holds_the_feet():
+    """The quadruped standing in its nominal stance, pushed forward at 0.5 m/s: frictionless, the
+    whole body slides on (horizontal momentum is conserved); with mu = 0.8 the feet hold it."""
+    from obliq.envs.base import lift_to_clearance
+    x = {}
+    for mu in (0.0, 0.8):
+        env = QuadrupedStandEnv(2, mu=mu)
+        env.reset(seed=0)
+        q = np.zeros((2, 19))
+        q[:, 6] = 1.0
+        q[:, 7:] = env.nominal
+        q = lift_to_clearance(env.model, q, 2, np.zeros(2))
+        v = np.zeros((2, 18))
+        v[:, 0] = 0.5
+        env.sim.reset(q=q, v=v)
+        for _ in range(50):  # 1 s
+            _, _, term, _, _ = env.step(np.zeros((2, 12), np.float32))
+            assert not term.any()
+        assert (env.sim.status == 0).all() and (env.sim.q[:, 2] > 0.38).all(), "it stands"
+        x[mu] = env.sim.q[0, 0]
+    assert x[0.0] > 0.45 and abs(x[0.8]) < 0.05, x
+
+
+def test_simulator_friction_controls():
+    import obliq
+    sim = obliq.Simulator("quadruped", 3, friction="pyramid", facets=4)
+    assert sim.mu.shape == (3, 4) and not sim.mu.any()
+    with pytest.raises(ValueError, match="friction must be 'cone' or 'pyramid'"):
+        obliq.Simulator("quadruped", 3, friction="coulomb")
+    with pytest.raises(ValueError, match="facets"):
+        obliq.Simulator("quadruped", 3, facets=2)

@@ -1,4 +1,5 @@
-"""obliq.Simulator: the same trajectories as `obliq simulate` (bitwise, double), zero-copy state,
+"""obliq.Simulator: the same trajectories as `obliq simulate` (bitwise, double; with and without
+friction), zero-copy state,
 controls and caller torques, masked reset, per-scenario statuses, float32, and the exceptions."""
 import numpy as np
 import pytest
@@ -19,8 +20,9 @@ def drop_states(model, rng, count):
     return Q, V
 
 
-@pytest.mark.parametrize("integrator", ["moreau", "event"])
-def test_quadruped_equals_cli(cli, rng, integrator):
+@pytest.mark.parametrize("integrator,mu,friction", [("moreau", 0.0, "cone"), ("event", 0.0, "cone"),
+                                                    ("moreau", 0.6, "cone"), ("moreau", 0.6, "pyramid")])
+def test_quadruped_equals_cli(cli, rng, integrator, mu, friction):
     model = obliq.Model.builtin("quadruped")
     count, dt, steps = 6, 2e-3, 150
     Q, V = drop_states(model, rng, count)
@@ -28,11 +30,13 @@ def test_quadruped_equals_cli(cli, rng, integrator):
     U[:, 6:] = 3.0 * rng.standard_normal((count, model.nv - 6))
     lines = [{"id": k, "q": Q[k].tolist(), "qdot": V[k].tolist(), "u": U[k].tolist(), "e": 0.3} for k in range(count)]
     out = cli(["simulate", "quadruped", "--state", "-", "--dt", str(dt), "--steps", str(steps), "--record",
-               str(steps), "--integrator", integrator, "--quiet"], jsonl(lines))
+               str(steps), "--integrator", integrator, "--mu", str(mu), "--friction", friction, "--quiet"],
+              jsonl(lines))
     final = {line["id"]: line for line in out if line["t"] > 0}
-    sim = obliq.Simulator(model, count, integrator=integrator)
+    sim = obliq.Simulator(model, count, integrator=integrator, friction=friction)
     sim.reset(q=Q, v=V)
     sim.e[:] = 0.3
+    sim.mu[:] = mu
     sim.step(dt, steps, u=U)
     assert len(final) == count
     for k in range(count):

@@ -25,6 +25,10 @@ class SimVectorEnv(VectorEnv):
     and autoreset states) comes from one generator seeded by reset(seed=...); the Simulator is
     deterministic, so a seed and an action sequence give one trajectory, for any thread count.
 
+    Contacts: plastic (restitution 0) with Coulomb friction mu = 0.8 per contact by default,
+    faceted ('pyramid', 8 facets: the Simulator's friction='cone' is the exact cone; on the
+    planar biped it fails to converge, see docs/python.md); mu=0 is frictionless.
+
     Subclasses give: `model` (an obliq.Model), `actuated` (velocity indices), `actuated_q` (their
     configuration indices), `nominal`, `action_scale`, `kp`, `kd`, `max_torque`, `sim_dt`,
     `frame_skip`, `max_episode_steps`, and `_initial_states(rng, k)`, `_observe()`,
@@ -33,16 +37,13 @@ class SimVectorEnv(VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
     obs_dim = 0
 
-    def __init__(self, num_envs, *, threads=0, restitution=0.0, mu=None, **sim_options):
+    def __init__(self, num_envs, *, threads=0, restitution=0.0, mu=0.8, friction="pyramid", **sim_options):
         self.num_envs = int(num_envs)
         if self.num_envs < 1:
             raise ValueError(f"num_envs must be >= 1, not {num_envs}")
-        self.sim = Simulator(self.model, self.num_envs, threads=threads, **sim_options)
+        self.sim = Simulator(self.model, self.num_envs, threads=threads, friction=friction, **sim_options)
         self.sim.e[:] = restitution
-        if mu is not None:
-            if not hasattr(self.sim, "mu"):
-                raise ValueError("mu: this build's Simulator has no friction")
-            self.sim.mu[:] = mu
+        self.sim.mu[:] = mu
         self.actuated, self.actuated_q = np.asarray(self.actuated), np.asarray(self.actuated_q)
         self.nu = len(self.actuated)
         self.single_action_space = gym.spaces.Box(-1.0, 1.0, (self.nu,), np.float32)

@@ -17,7 +17,7 @@ class Biped5BalanceEnv(SimVectorEnv):
     legs; the torso has no contact of its own), or a Simulator status other than ok. Truncated
     after max_episode_steps (default 500 steps of 20 ms: 10 s). Initial state: pitch in
     [-0.1, 0.1], joints in [-0.3, 0.3] rad, velocities zero, the lowest foot 0 to 0.1 m above
-    the floor. Contacts: plastic (e = 0) by default."""
+    the floor. Contacts: plastic, Coulomb friction mu = 0.8 (SimVectorEnv)."""
 
     obs_dim = 13
     actuated = actuated_q = [3, 4, 5, 6]

@@ -20,21 +20,21 @@ class QuadrupedStandEnv(SimVectorEnv):
 
     Observation (35, float32): trunk height, quaternion, joint angles, the 18 velocities.
     Action (12,) in [-1, 1]: joint position targets nominal + 0.8 a, nominal = (0, 0.6, -1.2)
-    per leg (about 0.41 m high), tracked by PD (kp 20 N m/rad, kd 0.5 N m s/rad,
-    |tau| <= 20 N m). Reward per step:
+    per leg (about 0.41 m high), tracked by PD (kp 80 N m/rad, kd 1 N m s/rad,
+    |tau| <= 30 N m: it holds the stance, trunk at 0.39-0.40 m). Reward per step:
     0.5 up + 0.5 exp(-((z - 0.38) / 0.1)^2) - 0.01 mean(a^2), with up = the world-z component of
     the trunk's z axis (1 level, -1 upside down). Terminated: trunk height below 0.1 m (its
     underside on the floor: the trunk has no contact of its own), up < 0 (on its back), or a
     Simulator status other than ok. Truncated after max_episode_steps (default 500 steps of
     20 ms: 10 s). Initial state: roll and pitch in [-0.5, 0.5] rad, yaw in [-pi, pi], joints in
     [-0.6, 0.6] rad, velocities zero, the lowest foot 0.05 to 0.4 m above the floor.
-    Contacts: plastic (e = 0) by default; `mu` (when the Simulator has friction) per contact."""
+    Contacts: plastic, Coulomb friction mu = 0.8 (SimVectorEnv)."""
 
     obs_dim = 35
     actuated = list(range(6, 18))
     actuated_q = list(range(7, 19))
     nominal = np.tile([0.0, 0.6, -1.2], 4)
-    action_scale, kp, kd, max_torque = 0.8, 20.0, 0.5, 20.0
+    action_scale, kp, kd, max_torque = 0.8, 80.0, 1.0, 30.0
     target_height = 0.38
 
     def __init__(self, num_envs, *, sim_dt=5e-3, frame_skip=4, max_episode_steps=500, **kwargs):
