@@ -145,6 +145,34 @@ TEST(SpinningBall, RollsOrSlidesWithTheKnownTangentialVelocity) {
           }
 }
 
+// The same ball with contacts in space (dim 3) whose first tangent row is zero, as a planar
+// model's contact frame gives (the out-of-plane tangent moves no coordinate): W is singular on that
+// row, the sticking case solves it by elimination (one_contact.hpp). Same closed forms.
+TEST(SpinningBall, ZeroOutOfPlaneTangentRow) {
+  for (Formulation form : {Formulation::cone, Formulation::pyramid})
+    for (double vx : {-2.0, 1.0})
+      for (double w : {-20.0, 0.0, 15.0})
+        for (double mu : {0.05, 0.3, 2.0}) {
+          SpinningBall b(vx, -2.5, w, 0.0, mu);
+          Friction f = Friction::none(b.s, 3);
+          f.A_t << 0, 0, 0,  //
+              1, 0, b.R;
+          f.mu.setConstant(mu);
+          f.formulation = form;
+          FrictionResult info;
+          const auto r = obliq::impact(b.s, f, &info);
+          ASSERT_EQ(r.status, Status::ok) << "vx " << vx << " w " << w << " mu " << mu;
+          const double PN = b.m * 2.5, slip = vx + b.R * w, meff = 1.0 / (1.0 / b.m + b.R * b.R / b.I);
+          double PT = -meff * slip;
+          if (std::fabs(PT) > mu * PN) PT = -mu * PN * (slip > 0 ? 1 : -1);
+          EXPECT_NEAR(r.lambda(0), PN, 1e-9);
+          EXPECT_NEAR(info.lambda_t(0), 0.0, 1e-9);
+          EXPECT_NEAR(info.lambda_t(1), PT, 1e-9);
+          EXPECT_NEAR(r.qdot_plus(0), vx + PT / b.m, 1e-9);
+          EXPECT_NEAR(r.qdot_plus(2), w + b.R * PT / b.I, 1e-9);
+        }
+}
+
 TEST(SpinningBall, FloatAgrees) {
   SpinningBall b(1.0, -2.5, 15.0, 0.5, 0.3);
   const auto rd = obliq::impact<double>(b.s, b.f);
