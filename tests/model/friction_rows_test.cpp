@@ -79,4 +79,37 @@ TEST(ModelFriction, QuadrupedTangentRowsAreOrthogonalPointVelocities) {
   }
 }
 
+// A quadruped state from a random-policy run (Moreau-Jean, h = 5e-3, mu = 0.8: the step's impact
+// problem, four feet taking part) on which Newton and NSGS both stop with a foot at r_N = 0 and
+// u_N < 0 (so do Siconos's fc3d_nsgs and NSN_AC); the extragradient fallback of the cone solver
+// (cone_solver.hpp) certifies it. Oracle: Siconos's fc3d PROX and VI_EG on the same W, q (both
+// converged to 1e-15, 2026-12-03) give the normal impulses below.
+TEST(ModelFriction, QuadrupedStepThatNewtonAndNsgsMiss) {
+  const auto m = obliq::model::builtin_model("quadruped");
+  Eigen::VectorXd q(19), v(18), u(18);
+  q << 0.053638314058281247, 0.017359353882685762, 0.11319564812217765, -0.11570310095018473, 0.15440507062871156, -0.9811988172814522, -0.0045549489715674555, 0.23883479484774628, -0.14358686777346333, -1.5350237384049865, -0.29131121640949859, 0.37415221422273098, -1.3605099832404046, -0.53893978930835507, -0.041251846174873014, -2.8617576650440681, -0.63396830782115576, 0.66420243475064511, -1.8227269903806171;
+  v << -1.2981445034604766, 0.18585968740780873, -0.83724043905837031, 0.44153786367473091, -1.6880479620550188, 2.1111872051029037, -7.8382959321647911, -6.5805886665144078, 5.2364552421024086, -0.28210660655676101, -4.8117240586886449, 1.2159887019642133, -14.029478858527682, -36.141083402021586, 4.2631762075612514, -2.1338402704676418, 1.361481377594528, -5.4262108551590522;
+  u << 0, 0, 0, 0, 0, 0, -30, 30, 30, -27.844566735997816, 30, 30, 30, 30, 30, 28.7470823317, -30, 30;
+  obliq::Scenario s;
+  ASSERT_EQ(obliq::model::evaluate(m, q, v, s), obliq::Status::ok);
+  const double h = 5e-3;
+  s.i_u = h * (u - s.h);                          // the step's applied impulse
+  Eigen::VectorXd w = s.A_u * v;                  // its predicted gaps (docs/simulator.md, friction)
+  for (int i = 0; i < w.size(); ++i)
+    if (std::abs(w(i)) <= 1e-9) w(i) = 0;
+  s.phi_u = s.phi_u + 0.5 * h * w;
+  s.gap_tol = 0;
+  s.vel_tol = 1e30;
+  s.e.setZero();
+  obliq::Friction f;
+  ASSERT_EQ(obliq::model::evaluate_friction(m, q, v, 0.8, f), obliq::Status::ok);
+  obliq::FrictionResult info;
+  const obliq::ImpactResult r = obliq::impact(s, f, &info);
+  ASSERT_EQ(r.status, obliq::Status::ok);
+  EXPECT_EQ(info.method, "extragradient");
+  EXPECT_LE(info.residual, 1e-9);
+  const double siconos[4] = {0.552406903495, 0.595245152395, 1.41318577537, 0.711188532688};
+  for (int i = 0; i < 4; ++i) EXPECT_NEAR(r.lambda(i), siconos[i], 1e-9 * siconos[i]) << "foot " << i;
+}
+
 }  // namespace

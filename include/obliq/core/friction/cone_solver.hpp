@@ -16,12 +16,24 @@
 // has not improved for 20 sweeps the update is under-relaxed, r_c <- w r_c,local + (1 - w) r_c,
 // w *= 0.7 down to 0.1 (fixed points are unchanged: they are the solutions). Stops when the
 // certificate passes or after the sweep budget.
+// Extragradient (the last resort): Korpelevich's projected extragradient method on the variational
+// inequality form of Coulomb's law (De Saxce: r in K_mu, (r' - r) . u_hat(r) >= 0 for all r' in
+// K_mu, u_hat = W r + q + mu |u_T| e_N per contact; docs/friction.md (F3)), the method of
+// Siconos's fc3d VI_EG: rb = P(r - rho u_hat(r)), r <- P(r - rho u_hat(rb)), with P the projection
+// onto the cones (equality rows: none; a prescribed sliding direction s: r = r_N (1, -mu s),
+// r_N >= 0) and rho from 1 / max diag W, halved while rho |u_hat(r) - u_hat(rb)| > 0.9 |r - rb|
+// and raised by 1.2 after an easy step (ratio below 0.5). Slow (linear) but it reaches problems
+// where Newton and NSGS settle on a contact with r = 0 and u_N < 0 (seen on the quadruped at
+// mu = 0.8: Siconos's NSGS and NSN_AC stop there too, its PROX and VI_EG solve it). Once its
+// certificate falls below 1e-6 (relative) a few Newton steps from its iterate finish the answer.
 // solve_cone: Newton from r = 0; if it does not certify, NSGS from Newton's last iterate, then a
-// few Newton steps from NSGS's answer (kept when they certify better). The
+// few Newton steps from NSGS's answer (kept when they certify better); if NSGS does not certify
+// either, the extragradient from r = 0 and Newton from its iterate. The
 // certified answer is then projected onto the cones (F4): the iterates meet |r_T| <= mu r_N only to
 // the certificate's tolerance, the answer exactly (up to rounding); it is certified again.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 
 #include "obliq/core/dense/lu.hpp"
@@ -38,8 +50,12 @@ template <class T> OBLIQ_HD std::size_t newton_workspace(int m) {
 template <class T> OBLIQ_HD std::size_t nsgs_workspace(int m, int dim) {
   return std::size_t(m < 0 ? 0 : m) + 2 * std::size_t(dim) + newton_workspace<T>(dim);
 }
+template <class T> OBLIQ_HD std::size_t extragradient_workspace(int m) {
+  return 6 * std::size_t(m < 0 ? 0 : m) + newton_workspace<T>(m);
+}
 template <class T> OBLIQ_HD std::size_t cone_workspace(int m, int dim) {
-  return max_(newton_workspace<T>(m), nsgs_workspace<T>(m, dim)) + 2 * std::size_t(m < 0 ? 0 : m);
+  return max_(max_(newton_workspace<T>(m), nsgs_workspace<T>(m, dim)), extragradient_workspace<T>(m)) +
+         2 * std::size_t(m < 0 ? 0 : m);
 }
 
 namespace detail {
@@ -87,6 +103,37 @@ template <class T> OBLIQ_HD void project_reactions(const Problem<T>& p, VecView<
     for (int j = 0; j < p.dim; ++j) r[f + j] = x[j];
   }
   rep.status = certify(p, r.as_const(), u, rep);
+}
+
+// u_hat = W r + q, plus mu |u_T| on the normal row of each contact without a prescribed sliding
+// direction (De Saxce's modified velocity, docs/friction.md (F3)).
+template <class T> OBLIQ_HD void desaxce_velocity(const Problem<T>& p, VecView<const T> r, VecView<T> uh) {
+  velocities(p, r, uh);
+  for (int c = 0; c < p.nc; ++c) {
+    if (p.sliding(c)) continue;
+    const int f = p.row(c);
+    T t2 = T(0);
+    for (int j = 1; j < p.dim; ++j) t2 += uh[f + j] * uh[f + j];
+    uh[f] += p.mu[c] * std::sqrt(t2);
+  }
+}
+
+// x onto the feasible set of the reactions: cones (F4), r_N (1, -mu s) with r_N >= 0 for a
+// prescribed sliding direction s; equality rows unchanged.
+template <class T> OBLIQ_HD void project_feasible(const Problem<T>& p, VecView<T> x) {
+  for (int c = 0; c < p.nc; ++c) {
+    const int f = p.row(c);
+    if (p.sliding(c)) {
+      const T rn = max_(T(0), x[f]);
+      x[f] = rn;
+      for (int j = 1; j < p.dim; ++j) x[f + j] = -p.mu[c] * rn * p.slide(c, j - 1);
+    } else {
+      T y[3];
+      for (int j = 0; j < p.dim; ++j) y[j] = x[f + j];
+      project_cone(y, p.dim, p.mu[c]);
+      for (int j = 0; j < p.dim; ++j) x[f + j] = y[j];
+    }
+  }
 }
 
 template <class T> OBLIQ_HD T half_norm2(VecView<const T> x) {
@@ -218,7 +265,74 @@ OBLIQ_HD Report<T> nsgs(const Problem<T>& p, VecView<T> r, VecView<T> u, Arena<T
   return rep;
 }
 
-// The exact cone: Newton from r = 0, NSGS from its last iterate when it does not certify.
+// Projected extragradient from the r given (header comment), up to max_iterations steps; every
+// 10 steps, once the certificate is below 1e-6 (relative), Newton from the iterate (kept when it
+// certifies). Status::ok when an answer certifies.
+template <class T>
+OBLIQ_HD Report<T> extragradient(const Problem<T>& p, VecView<T> r, VecView<T> u, Arena<T>& arena, int max_iterations,
+                                 T target) {
+  Report<T> rep;
+  rep.method = Method::extragradient;
+  rep.status = Status::no_convergence;
+  const int m = p.size();
+  const std::size_t mark = arena.mark();
+  VecView<T> F = arena.vec(m), rb = arena.vec(m), Fb = arena.vec(m), rn = arena.vec(m), r2 = arena.vec(m),
+             u2 = arena.vec(m);
+  if (arena.overflow) {
+    arena.release(mark);
+    rep.status = Status::bad_shape;
+    return rep;
+  }
+  T wmax = T(0);
+  for (int i = 0; i < m; ++i) wmax = max_(wmax, p.W(i, i));
+  T rho = wmax > T(0) ? T(1) / wmax : T(1);
+  const T handoff = max_(tolerance<T>::rel, T(1e-6));
+  for (int it = 0;; ++it) {
+    if (it % 10 == 0) {
+      certify(p, r.as_const(), u, rep);
+      rep.iterations = it;
+      if (rep.residual <= tolerance<T>::rel) {
+        rep.status = Status::ok;
+        break;
+      }
+      if (rep.residual <= handoff) {
+        for (int i = 0; i < m; ++i) r2[i] = r[i];
+        const Report<T> pol = newton(p, r2, u2, arena, 10, target);
+        if (pol.residual <= tolerance<T>::rel) {
+          for (int i = 0; i < m; ++i) r[i] = r2[i], u[i] = u2[i];
+          rep.residual = pol.residual;
+          rep.worst = pol.worst;
+          rep.iterations = it + pol.iterations;
+          rep.status = Status::ok;
+          break;
+        }
+      }
+      rep.status = Status::no_convergence;
+      if (it >= max_iterations) break;
+    }
+    detail::desaxce_velocity(p, r.as_const(), F);
+    T ratio = T(0);
+    for (int tries = 0; tries < 40; ++tries) {
+      for (int i = 0; i < m; ++i) rb[i] = r[i] - rho * F[i];
+      detail::project_feasible(p, rb);
+      detail::desaxce_velocity(p, rb.as_const(), Fb);
+      T dr = T(0), dF = T(0);
+      for (int i = 0; i < m; ++i) dr += (r[i] - rb[i]) * (r[i] - rb[i]), dF += (F[i] - Fb[i]) * (F[i] - Fb[i]);
+      ratio = dr > T(0) ? rho * std::sqrt(dF / dr) : T(0);
+      if (ratio <= T(0.9)) break;
+      rho *= T(0.5);
+    }
+    for (int i = 0; i < m; ++i) rn[i] = r[i] - rho * Fb[i];
+    detail::project_feasible(p, rn);
+    for (int i = 0; i < m; ++i) r[i] = rn[i];
+    if (ratio < T(0.5)) rho *= T(1.2);
+  }
+  arena.release(mark);
+  return rep;
+}
+
+// The exact cone: Newton from r = 0, NSGS from its last iterate when it does not certify, then the
+// extragradient from r = 0.
 // `iterations` counts Newton steps plus NSGS sweeps; `method` says which one certified.
 template <class T>
 OBLIQ_HD Report<T> solve_cone(const Problem<T>& p, VecView<T> r, VecView<T> u, Arena<T>& arena,
@@ -258,7 +372,14 @@ OBLIQ_HD Report<T> solve_cone(const Problem<T>& p, VecView<T> r, VecView<T> u, A
     }
     arena.release(mk);
     detail::project_reactions(p, r, u, rep);
+    return rep;
   }
+  if (rep.status == Status::bad_shape) return rep;
+  const int spent_nsgs = rep.iterations;
+  for (int i = 0; i < r.size; ++i) r[i] = T(0);
+  rep = extragradient(p, r, u, arena, 20 * nsgs_budget, target);
+  rep.iterations += spent_nsgs;
+  if (rep.status == Status::ok) detail::project_reactions(p, r, u, rep);
   return rep;
 }
 

@@ -39,13 +39,14 @@ template <class T> struct Problem {
   }
 };
 
-enum class Method : int { newton = 0, nsgs, lemke };
+enum class Method : int { newton = 0, nsgs, lemke, extragradient };
 
 OBLIQ_HD inline const char* method_name(Method m) {
   switch (m) {
     case Method::newton: return "newton";
     case Method::nsgs: return "nsgs";
     case Method::lemke: return "lemke";
+    case Method::extragradient: return "extragradient";
   }
   return "unknown";
 }
