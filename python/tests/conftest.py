@@ -39,3 +39,16 @@ def rng():
 
 def jsonl(objs):
     return "".join(json.dumps(o) + "\n" for o in objs)
+
+
+class DLPackOnly:
+    """A foreign array that only speaks DLPack (as a torch or jax CPU tensor does)."""
+
+    def __init__(self, a):
+        self._a = a
+
+    def __dlpack__(self, **kw):
+        return self._a.__dlpack__(**kw)
+
+    def __dlpack_device__(self):
+        return self._a.__dlpack_device__()

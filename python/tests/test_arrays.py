@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 import obliq
+from conftest import DLPackOnly
 
 
 def ptr(a):
@@ -59,21 +60,11 @@ def test_dlpack_hands_out_the_same_memory():
 
 
 def test_dlpack_input_is_read_in_place():
-    class Wrapped:  # a foreign array that only speaks DLPack (as torch or jax do)
-        def __init__(self, a):
-            self.a = a
-
-        def __dlpack__(self, **kw):
-            return self.a.__dlpack__(**kw)
-
-        def __dlpack_device__(self):
-            return self.a.__dlpack_device__()
-
     from obliq._arrays import as_float_array
     a = np.arange(6.0).reshape(2, 3)
-    assert ptr(as_float_array(Wrapped(a), "q")) == ptr(a)
+    assert ptr(as_float_array(DLPackOnly(a), "q")) == ptr(a)
     q = np.tile(obliq.Model.builtin("dimer").neutral(), (2, 1))
-    ev = obliq.Model.builtin("dimer").evaluate(Wrapped(q), Wrapped(np.zeros((2, 3))))
+    ev = obliq.Model.builtin("dimer").evaluate(DLPackOnly(q), DLPackOnly(np.zeros((2, 3))))
     assert ev.status.tolist() == [0, 0]
 
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import obliq
-from conftest import REPO, jsonl
+from conftest import REPO, DLPackOnly, jsonl
 
 
 def drop_states(model, rng, count):
@@ -94,19 +94,6 @@ def test_views_are_the_simulators_buffers(rng):
     assert sim.q[1, 2] == 2.0 and sim.q[0, 2] < 0
     # DLPack hands the same memory on.
     assert data_pointer(np.from_dlpack(sim.q)) == data_pointer(sim.q)
-
-
-class DLPackOnly:
-    """An array that offers only __dlpack__ (as a torch/jax CPU tensor does)."""
-
-    def __init__(self, a):
-        self._a = a
-
-    def __dlpack__(self, **kw):
-        return self._a.__dlpack__(**kw)
-
-    def __dlpack_device__(self):
-        return self._a.__dlpack_device__()
 
 
 def test_caller_torques_are_read_in_place(rng):

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import obliq
+from conftest import DLPackOnly
 
 
 def ptr(a):
@@ -84,18 +85,8 @@ def test_shared_arrays_are_read_once_for_all(rng):
 
 
 def test_dlpack_only_arrays_are_read_in_place(rng):
-    class Wrapped:
-        def __init__(self, a):
-            self.a = a
-
-        def __dlpack__(self, **kw):
-            return self.a.__dlpack__(**kw)
-
-        def __dlpack_device__(self):
-            return self.a.__dlpack_device__()
-
     p = random_problem(rng, 10, 4, 0, 2)
     ref = obliq.impact(p["M"], p["qdot"], A_u=p["A_u"], e=p["e"])
-    r = obliq.impact(Wrapped(p["M"]), Wrapped(p["qdot"]), A_u=Wrapped(p["A_u"]), e=p["e"])
+    r = obliq.impact(DLPackOnly(p["M"]), DLPackOnly(p["qdot"]), A_u=DLPackOnly(p["A_u"]), e=p["e"])
     assert_same(r, ref, "impact")
     assert r._input_pointers["M"] == ptr(p["M"]) and r._input_pointers["A_u"] == ptr(p["A_u"])

@@ -6,6 +6,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from .._obliq import Model
 from ..sim import Simulator
 
 
@@ -29,7 +30,7 @@ class SimVectorEnv(VectorEnv):
     faceted ('pyramid', 8 facets: the Simulator's friction='cone' is the exact cone; on the
     planar biped it fails to converge, see docs/python.md); mu=0 is frictionless.
 
-    Subclasses give: `model` (an obliq.Model), `actuated` (velocity indices), `actuated_q` (their
+    Subclasses give: `model_name` (a built-in model), `actuated` (velocity indices), `actuated_q` (their
     configuration indices), `nominal`, `action_scale`, `kp`, `kd`, `max_torque`, `sim_dt`,
     `frame_skip`, `max_episode_steps`, and `_initial_states(rng, k)`, `_observe()`,
     `_reward(actions)`, `_terminated()`."""
@@ -37,7 +38,10 @@ class SimVectorEnv(VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
     obs_dim = 0
 
-    def __init__(self, num_envs, *, threads=0, restitution=0.0, mu=0.8, friction="pyramid", **sim_options):
+    def __init__(self, num_envs, *, sim_dt=5e-3, frame_skip=4, max_episode_steps=500, threads=0, restitution=0.0,
+                 mu=0.8, friction="pyramid", **sim_options):
+        self.model = Model.builtin(self.model_name)
+        self.sim_dt, self.frame_skip, self.max_episode_steps = sim_dt, int(frame_skip), int(max_episode_steps)
         self.num_envs = int(num_envs)
         if self.num_envs < 1:
             raise ValueError(f"num_envs must be >= 1, not {num_envs}")

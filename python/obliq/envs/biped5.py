@@ -2,7 +2,6 @@
 random joints; it must land and keep its torso upright at standing height."""
 import numpy as np
 
-from .._obliq import Model
 from .base import SimVectorEnv, lift_to_clearance
 
 
@@ -19,16 +18,12 @@ class Biped5BalanceEnv(SimVectorEnv):
     [-0.1, 0.1], joints in [-0.3, 0.3] rad, velocities zero, the lowest foot 0 to 0.1 m above
     the floor. Contacts: plastic, Coulomb friction mu = 0.8 (SimVectorEnv)."""
 
+    model_name = "biped5"
     obs_dim = 13
     actuated = actuated_q = [3, 4, 5, 6]
     nominal = np.zeros(4)
     action_scale, kp, kd, max_torque = 0.8, 300.0, 10.0, 150.0
     target_height = 0.75
-
-    def __init__(self, num_envs, *, sim_dt=5e-3, frame_skip=4, max_episode_steps=500, **kwargs):
-        self.model = Model.builtin("biped5")
-        self.sim_dt, self.frame_skip, self.max_episode_steps = sim_dt, int(frame_skip), int(max_episode_steps)
-        super().__init__(num_envs, **kwargs)
 
     def _initial_states(self, rng, k):
         q = np.zeros((k, 7))

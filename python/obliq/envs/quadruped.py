@@ -2,7 +2,6 @@
 random joints; it must land, stand up and hold its trunk level at standing height."""
 import numpy as np
 
-from .._obliq import Model
 from .base import SimVectorEnv, lift_to_clearance
 
 
@@ -30,17 +29,13 @@ class QuadrupedStandEnv(SimVectorEnv):
     [-0.6, 0.6] rad, velocities zero, the lowest foot 0.05 to 0.4 m above the floor.
     Contacts: plastic, Coulomb friction mu = 0.8 (SimVectorEnv)."""
 
+    model_name = "quadruped"
     obs_dim = 35
     actuated = list(range(6, 18))
     actuated_q = list(range(7, 19))
     nominal = np.tile([0.0, 0.6, -1.2], 4)
     action_scale, kp, kd, max_torque = 0.8, 80.0, 1.0, 30.0
     target_height = 0.38
-
-    def __init__(self, num_envs, *, sim_dt=5e-3, frame_skip=4, max_episode_steps=500, **kwargs):
-        self.model = Model.builtin("quadruped")
-        self.sim_dt, self.frame_skip, self.max_episode_steps = sim_dt, int(frame_skip), int(max_episode_steps)
-        super().__init__(num_envs, **kwargs)
 
     def _initial_states(self, rng, k):
         q = np.zeros((k, 19))
