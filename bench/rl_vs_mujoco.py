@@ -11,8 +11,8 @@ Differences: obliq evaluates the PD law in numpy before each physics step and it
 hard (the complementarity impact law of Moreau-Jean every step); MuJoCo evaluates it inside
 mj_step (position actuators with kv), its contacts are soft, solved by its own convex solver, and
 it runs the physics of a batch with mujoco.rollout (a C++ thread pool over copies). Friction:
-Coulomb mu 0.8 on both sides by default (obliq: the environment's faceted cone, 8 facets, hard
-contact; MuJoCo: condim 3, its default pyramidal cone, soft contact); --mu 0 runs both
+Coulomb mu 0.8 on both sides by default (obliq: the environment's exact cone, hard contact;
+MuJoCo: condim 3, its default pyramidal cone, soft contact); --mu 0 runs both
 frictionless (MuJoCo condim 1).
 
 Usage: rl_vs_mujoco.py [--envs 4096] [--steps 30] [--warmup 30] [--rounds 3] [--threads-all N]

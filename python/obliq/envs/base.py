@@ -26,9 +26,8 @@ class SimVectorEnv(VectorEnv):
     and autoreset states) comes from one generator seeded by reset(seed=...); the Simulator is
     deterministic, so a seed and an action sequence give one trajectory, for any thread count.
 
-    Contacts: plastic (restitution 0) with Coulomb friction mu = 0.8 per contact by default,
-    faceted ('pyramid', 8 facets: the Simulator's friction='cone' is the exact cone; on the
-    planar biped it fails to converge, see docs/python.md); mu=0 is frictionless.
+    Contacts: plastic (restitution 0) with Coulomb friction mu = 0.8 per contact by default, the
+    exact cone (friction='pyramid': faceted, `facets` facets); mu=0 is frictionless.
 
     Subclasses give: `model_name` (a built-in model), `actuated` (velocity indices), `actuated_q` (their
     configuration indices), `nominal`, `action_scale`, `kp`, `kd`, `max_torque`, `sim_dt`,
@@ -39,7 +38,7 @@ class SimVectorEnv(VectorEnv):
     obs_dim = 0
 
     def __init__(self, num_envs, *, sim_dt=5e-3, frame_skip=4, max_episode_steps=500, threads=0, restitution=0.0,
-                 mu=0.8, friction="pyramid", **sim_options):
+                 mu=0.8, friction="cone", **sim_options):
         self.model = Model.builtin(self.model_name)
         self.sim_dt, self.frame_skip, self.max_episode_steps = sim_dt, int(frame_skip), int(max_episode_steps)
         self.num_envs = int(num_envs)
