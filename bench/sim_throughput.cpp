@@ -5,10 +5,13 @@
 // thread count: copies dropped onto the ground (the ball and the cradle's first ball with a
 // velocity), stepped with dt = 1e-3 until at least --min-time seconds have passed; reports
 // count * steps / elapsed wall time. One JSON line per configuration (--json) or a table.
+// --mu: Coulomb friction on every contact (Moreau-Jean only; event-driven runs skip mu > 0);
+// --warm-up-steps: steps taken before the clock starts (default 1), e.g. 200 to time the copies
+// standing on the ground rather than falling.
 //
 // Usage: bench_sim_throughput [--models ball,cradle,...] [--batches 1,1000,100000]
 //        [--threads 1,0] [--min-time 0.5] [--urdf FILE --urdf-contacts L1,L2,.. --urdf-name NAME]
-//        [--integrators moreau,event] [--json]
+//        [--integrators moreau,event] [--mu 0,0.8] [--friction cone|pyramid] [--warm-up-steps N] [--json]
 #include <omp.h>
 
 #include <chrono>
@@ -53,6 +56,9 @@ int main(int argc, char** argv) {
   std::vector<long> batches = {1, 1000, 100000};
   std::vector<int> threads = {1, 0};
   double min_time = 0.5;
+  std::vector<double> mus = {0.0};
+  std::string friction = "cone";
+  int warm_up = 1;
   bool json = false;
   std::string urdf, urdf_name = "urdf";
   std::vector<std::string> urdf_contacts;
@@ -67,6 +73,9 @@ int main(int argc, char** argv) {
     else if (a == "--urdf") urdf = next();
     else if (a == "--urdf-name") urdf_name = next();
     else if (a == "--urdf-contacts") urdf_contacts = split(next());
+    else if (a == "--mu") { mus.clear(); for (auto& x : split(next())) mus.push_back(std::stod(x)); }
+    else if (a == "--friction") friction = next();
+    else if (a == "--warm-up-steps") warm_up = std::stoi(next());
     else if (a == "--json") json = true;
     else { std::cerr << "unknown argument " << a << "\n"; return 2; }
   }
@@ -78,21 +87,25 @@ int main(int argc, char** argv) {
     systems.emplace_back(urdf_name, m);
   }
   if (!json)
-    std::printf("%-10s %-7s %8s %8s %14s %10s\n", "model", "integr", "batch", "threads", "steps/s", "us/step");
+    std::printf("%-10s %-7s %5s %8s %8s %14s %10s\n", "model", "integr", "mu", "batch", "threads", "steps/s", "us/step");
   const double dt = 1e-3;
   for (const auto& [name, m] : systems)
     for (const auto& integ : integrators)
+      for (const double mu : mus)
       for (const long count : batches)
         for (const int th : threads) {
+          if (integ == "event" && mu > 0) continue;  // friction is Moreau-Jean's
           obliq::SimOptions o;
+          o.friction = friction == "pyramid" ? obliq::friction::Formulation::pyramid : obliq::friction::Formulation::cone;
           o.integrator = integ == "event" ? obliq::sim::Integrator::event_driven : obliq::sim::Integrator::moreau_jean;
           o.threads = th;
           obliq::Simulator<double> sim(m, std::size_t(count), o);
           drop_pose(m, sim, 0.02);
           sim.e.setConstant(0.5);
+          sim.mu.setConstant(mu);
           if (name == "cradle") sim.v.col(0).setConstant(-0.5);
           if (name == "ball") sim.v.col(2).setConstant(-1.0);
-          sim.step(dt);  // warm-up (first touch of the buffers)
+          sim.step(dt, warm_up);  // warm-up (first touch of the buffers; with N steps: landed)
           long steps = 0;
           double elapsed = 0;
           int chunk = 1;
@@ -112,11 +125,11 @@ int main(int argc, char** argv) {
           const int used = th > 0 ? th : omp_get_max_threads();
           if (json)
             std::printf(
-                "{\"model\":\"%s\",\"integrator\":\"%s\",\"batch\":%ld,\"threads\":%d,\"steps\":%ld,\"seconds\":%.6g,"
+                "{\"model\":\"%s\",\"integrator\":\"%s\",\"mu\":%g,\"batch\":%ld,\"threads\":%d,\"steps\":%ld,\"seconds\":%.6g,"
                 "\"steps_per_s\":%.6g,\"failed\":%ld,\"impacts\":%ld}\n",
-                name.c_str(), integ.c_str(), count, used, steps, elapsed, rate, bad, impacts);
+                name.c_str(), integ.c_str(), mu, count, used, steps, elapsed, rate, bad, impacts);
           else
-            std::printf("%-10s %-7s %8ld %8d %14.4g %10.3g%s\n", name.c_str(), integ.c_str(), count, used, rate,
+            std::printf("%-10s %-7s %5g %8ld %8d %14.4g %10.3g%s\n", name.c_str(), integ.c_str(), mu, count, used, rate,
                         1e6 / rate * used, bad ? "  (failed scenarios!)" : "");
           std::fflush(stdout);
         }

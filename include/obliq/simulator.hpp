@@ -33,6 +33,7 @@ struct SimOptions {
   // `facets` facets per spatial contact (docs/friction.md (F6), (F8)).
   friction::Formulation friction = friction::Formulation::cone;
   int facets = 8;
+  lcp::Solver friction_lcp_solver = lcp::Solver::automatic;  // the pyramid's LCP method (auto rule)
   int threads = 0;             // 0: all hardware threads
 };
 

@@ -40,6 +40,7 @@ template <class T> sim::StepParams<T> step_params(const SimOptions& o) {
   p.max_impacts = o.max_impacts;
   p.friction = o.friction;
   p.facets = o.facets;
+  p.friction_lcp_solver = o.friction_lcp_solver;
   return p;
 }
 

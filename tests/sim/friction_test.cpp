@@ -333,6 +333,25 @@ TEST(MoreauJeanFriction, BadMuIsAPerScenarioStatus) {
   EXPECT_EQ(e.t[0], 0.0);
 }
 
+// Quadrupeds dropped from 2 to 4 cm (legs straight, e = 0.5, mu = 0.8) with the pyramid (k = 8):
+// every landing solved (its LCP by the auto rule; Lemke alone ended on a ray on one of them).
+TEST(MoreauJeanFriction, PyramidLandsQuadrupeds) {
+  const model::Model m = model::builtin_model("quadruped");
+  SimOptions o = one_thread();
+  o.friction = obliq::friction::Formulation::pyramid;
+  Simulator<double> sim(m, 20, o);
+  Scenario sc;
+  model::evaluate(m, model::neutral(m), Eigen::VectorXd::Zero(m.nv), sc);
+  for (int s = 0; s < 20; ++s) sim.q(s, 2) += 0.02 - sc.phi_u.minCoeff() + 0.001 * s;
+  sim.e.setConstant(0.5);
+  sim.mu.setConstant(0.8);
+  sim.step(1e-3, 400);
+  for (int s = 0; s < 20; ++s) {
+    EXPECT_EQ(sim.status[s], Status::ok) << "copy " << s;
+    EXPECT_GT(sim.impacts[s], 3) << "copy " << s;
+  }
+}
+
 // Float follows double on the sliding block; the pyramid (k = 8 facets) slides along a facet
 // direction at the same mu g when the slip is along a facet's edge (x).
 TEST(MoreauJeanFriction, FloatAndPyramid) {

@@ -111,7 +111,7 @@ OBLIQ_HD Status moreau_jean_step(const System& sys, const StepParams<T>& p, cons
       fr.mu = c.mu;
       fr.formulation = p.friction;
       fr.directions = p.facets;
-      fr.lcp_solver = p.lcp_solver;
+      fr.lcp_solver = p.friction_lcp_solver;
       const VecView<T> lambda_t = arena.vec(ev.A_t.rows);
       st = arena.overflow ? Status::bad_shape
                           : friction::impact(in, fr, out, friction::FrictionOutView<T>{lambda_t, {}, nullptr}, arena);
