@@ -267,7 +267,9 @@ OBLIQ_HD Report<T> nsgs(const Problem<T>& p, VecView<T> r, VecView<T> u, Arena<T
 
 // Projected extragradient from the r given (header comment), up to max_iterations steps; every
 // 10 steps, once the certificate is below 1e-6 (relative), Newton from the iterate (kept when it
-// certifies). Status::ok when an answer certifies.
+// reaches `target`). Stops at `target` (below the tolerance, as Newton: in float an answer that
+// stopped right at the tolerance failed it after the projection onto the cones); Status::ok when
+// the answer certifies.
 template <class T>
 OBLIQ_HD Report<T> extragradient(const Problem<T>& p, VecView<T> r, VecView<T> u, Arena<T>& arena, int max_iterations,
                                  T target) {
@@ -291,14 +293,14 @@ OBLIQ_HD Report<T> extragradient(const Problem<T>& p, VecView<T> r, VecView<T> u
     if (it % 10 == 0) {
       certify(p, r.as_const(), u, rep);
       rep.iterations = it;
-      if (rep.residual <= tolerance<T>::rel) {
+      if (rep.residual <= target) {  // below the tolerance, as Newton's: the projection onto the cones keeps it
         rep.status = Status::ok;
         break;
       }
       if (rep.residual <= handoff) {
         for (int i = 0; i < m; ++i) r2[i] = r[i];
         const Report<T> pol = newton(p, r2, u2, arena, 10, target);
-        if (pol.residual <= tolerance<T>::rel) {
+        if (pol.residual <= target) {
           for (int i = 0; i < m; ++i) r[i] = r2[i], u[i] = u2[i];
           rep.residual = pol.residual;
           rep.worst = pol.worst;
@@ -307,7 +309,7 @@ OBLIQ_HD Report<T> extragradient(const Problem<T>& p, VecView<T> r, VecView<T> u
           break;
         }
       }
-      rep.status = Status::no_convergence;
+      rep.status = rep.residual <= tolerance<T>::rel ? Status::ok : Status::no_convergence;
       if (it >= max_iterations) break;
     }
     detail::desaxce_velocity(p, r.as_const(), F);
@@ -372,7 +374,9 @@ OBLIQ_HD Report<T> solve_cone(const Problem<T>& p, VecView<T> r, VecView<T> u, A
     }
     arena.release(mk);
     detail::project_reactions(p, r, u, rep);
-    return rep;
+    // An answer at the tolerance's edge can fail it after the projection (seen in float): then
+    // the extragradient, which stops below the tolerance.
+    if (rep.status == Status::ok) return rep;
   }
   if (rep.status == Status::bad_shape) return rep;
   const int spent_nsgs = rep.iterations;
