@@ -24,7 +24,8 @@ class Simulator:
     Options as `obliq simulate`: integrator 'moreau' (Moreau-Jean, fixed step) or 'event'
     (event-driven), law 'complementarity' or 'projection', lcp_solver, theta, gamma, gap_tol and
     vel_tol (< 0: the scalar's default), max_step, zeno_velocity, max_impacts, friction 'cone'
-    (exact Coulomb cone) or 'pyramid' (faceted, `facets` facets), threads (0: all).
+    (exact Coulomb cone) or 'pyramid' (faceted, `facets` facets, its LCP by friction_lcp_solver),
+    threads (0: all).
     dtype float64 or float32 (raw systems: the batch's).
 
     Arrays (numpy views, writable; row s = scenario s): q (count, nq), v (count, nv), t (count,),
@@ -38,11 +39,12 @@ class Simulator:
 
     def __init__(self, model, count=None, *, dtype=np.float64, integrator="moreau", law="complementarity",
                  lcp_solver="lemke", theta=0.5, gamma=0.5, gap_tol=-1.0, vel_tol=-1.0, max_step=0.0,
-                 zeno_velocity=0.0, max_impacts=100, friction="cone", facets=8, threads=0):
+                 zeno_velocity=0.0, max_impacts=100, friction="cone", facets=8, friction_lcp_solver="auto",
+                 threads=0):
         opts = dict(integrator=integrator, law=law, lcp_solver=lcp_solver, theta=float(theta), gamma=float(gamma),
                     gap_tol=float(gap_tol), vel_tol=float(vel_tol), max_step=float(max_step),
                     zeno_velocity=float(zeno_velocity), max_impacts=int(max_impacts), friction=friction,
-                    facets=int(facets), threads=int(threads))
+                    facets=int(facets), friction_lcp_solver=friction_lcp_solver, threads=int(threads))
         if type(model) in _RAW:
             if count is not None:
                 raise ValueError("count: raw systems (a Batch) carry their own count; pass none")

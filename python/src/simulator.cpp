@@ -36,7 +36,8 @@ friction::Formulation friction_from(const std::string& name) {
 
 SimOptions options_from(const std::string& integrator, const std::string& law, const std::string& lcp_solver,
                         double theta, double gamma, double gap_tol, double vel_tol, double max_step,
-                        double zeno_velocity, int max_impacts, const std::string& friction, int facets, int threads) {
+                        double zeno_velocity, int max_impacts, const std::string& friction, int facets,
+                        const std::string& friction_lcp_solver, int threads) {
   SimOptions o;
   o.integrator = integrator_from(integrator);
   o.law = law_from(law);
@@ -52,6 +53,7 @@ SimOptions options_from(const std::string& integrator, const std::string& law, c
   if (facets < 3 || facets > 64)
     throw std::invalid_argument("facets must be in [3, 64], not " + std::to_string(facets));
   o.facets = facets;
+  o.friction_lcp_solver = lcp_solver_from(friction_lcp_solver);
   o.threads = threads_from(threads);
   return o;
 }
@@ -68,27 +70,32 @@ template <class T> void bind_types(nb::module_& m, const std::string& suffix) {
           "__init__",
           [](S* self, const model::Model& md, std::int64_t count, const std::string& integrator, const std::string& law,
              const std::string& lcp_solver, double theta, double gamma, double gap_tol, double vel_tol, double max_step,
-             double zeno_velocity, int max_impacts, const std::string& friction, int facets, int threads) {
+             double zeno_velocity, int max_impacts, const std::string& friction, int facets,
+             const std::string& friction_lcp_solver, int threads) {
             if (count < 0) throw std::invalid_argument("count must be >= 0, not " + std::to_string(count));
             new (self) S(md, std::size_t(count),
                          options_from(integrator, law, lcp_solver, theta, gamma, gap_tol, vel_tol, max_step,
-                                      zeno_velocity, max_impacts, friction, facets, threads));
+                                      zeno_velocity, max_impacts, friction, facets, friction_lcp_solver, threads));
           },
           "model"_a, "count"_a, "integrator"_a = "moreau", "law"_a = "complementarity", "lcp_solver"_a = "lemke",
           "theta"_a = 0.5, "gamma"_a = 0.5, "gap_tol"_a = -1.0, "vel_tol"_a = -1.0, "max_step"_a = 0.0,
-          "zeno_velocity"_a = 0.0, "max_impacts"_a = 100, "friction"_a = "cone", "facets"_a = 8, "threads"_a = 0)
+          "zeno_velocity"_a = 0.0, "max_impacts"_a = 100, "friction"_a = "cone", "facets"_a = 8,
+          "friction_lcp_solver"_a = "auto", "threads"_a = 0)
       .def(
           "__init__",
           [](S* self, const Batch<T>& systems, const std::string& integrator, const std::string& law,
              const std::string& lcp_solver, double theta, double gamma, double gap_tol, double vel_tol, double max_step,
-             double zeno_velocity, int max_impacts, const std::string& friction, int facets, int threads) {
+             double zeno_velocity, int max_impacts, const std::string& friction, int facets,
+             const std::string& friction_lcp_solver, int threads) {
             systems.check();
             new (self) S(systems, options_from(integrator, law, lcp_solver, theta, gamma, gap_tol, vel_tol, max_step,
-                                               zeno_velocity, max_impacts, friction, facets, threads));
+                                               zeno_velocity, max_impacts, friction, facets, friction_lcp_solver,
+                                               threads));
           },
           "systems"_a, "integrator"_a = "moreau", "law"_a = "complementarity", "lcp_solver"_a = "lemke",
           "theta"_a = 0.5, "gamma"_a = 0.5, "gap_tol"_a = -1.0, "vel_tol"_a = -1.0, "max_step"_a = 0.0,
-          "zeno_velocity"_a = 0.0, "max_impacts"_a = 100, "friction"_a = "cone", "facets"_a = 8, "threads"_a = 0)
+          "zeno_velocity"_a = 0.0, "max_impacts"_a = 100, "friction"_a = "cone", "facets"_a = 8,
+          "friction_lcp_solver"_a = "auto", "threads"_a = 0)
       .def_prop_ro("count", &S::count)
       .def("__len__", &S::count)
       .def_prop_ro("nq", &S::nq)

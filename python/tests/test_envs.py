@@ -150,9 +150,11 @@ def test_friction_holds_the_feet():
 
 def test_simulator_friction_controls():
     import obliq
-    sim = obliq.Simulator("quadruped", 3, friction="pyramid", facets=4)
+    sim = obliq.Simulator("quadruped", 3, friction="pyramid", facets=4, friction_lcp_solver="lemke")
     assert sim.mu.shape == (3, 4) and not sim.mu.any()
     with pytest.raises(ValueError, match="friction must be 'cone' or 'pyramid'"):
         obliq.Simulator("quadruped", 3, friction="coulomb")
     with pytest.raises(ValueError, match="facets"):
         obliq.Simulator("quadruped", 3, facets=2)
+    with pytest.raises(ValueError, match="lcp solver"):
+        obliq.Simulator("quadruped", 3, friction_lcp_solver="simplex")
