@@ -29,7 +29,7 @@ struct SimOptions {
   double max_step = 0;         // event-driven: largest smooth step (0: the step() interval)
   double zeno_velocity = 0;    // event-driven: plastic below this approach speed
   int max_impacts = 100;       // event-driven: plastic after this many impacts in one step()
-  // Moreau-Jean with friction (some mu != 0): exact Coulomb cone (default) or pyramid LCP with
+  // Friction (some mu != 0): exact Coulomb cone (default) or pyramid LCP with
   // `facets` facets per spatial contact (docs/friction.md (F6), (F8)).
   friction::Formulation friction = friction::Formulation::cone;
   int facets = 8;
@@ -63,8 +63,7 @@ template <class T> class Simulator {
   bool is_model() const;
 
   // Every scenario advances `steps` times by dt: a Moreau-Jean step of length dt, or an
-  // event-driven advance to t + dt (events resolved where they fall). Friction is Moreau-Jean's:
-  // std::invalid_argument (nothing stepped) for the event-driven integrator with some mu != 0.
+  // event-driven advance to t + dt (events resolved where they fall).
   void step(T dt, int steps = 1);
   // The same with the joint torques read from the caller's memory instead of `u` (no copy):
   // entry k of scenario s is u.data[s * u.scenario_stride + k * u.element_stride] (count x nv;

@@ -86,8 +86,6 @@ bool read_coefficients(const ojson& j, const char* key, int m_u, double fallback
   return true;
 }
 
-// Friction is Moreau-Jean's (docs/simulator.md "Friction").
-std::string event_friction_reason() { return "friction (mu > 0) needs --integrator moreau"; }
 
 SimLine model_line(const std::string& text, long number, const model::Model& m, const SimulateOptions& opt) {
   StateLine s = parse_state_line(text, number, m);
@@ -101,8 +99,6 @@ SimLine model_line(const std::string& text, long number, const model::Model& m, 
   if (s.error.empty() && s.json.contains("u")) read_vector(s.json, "u", m.nv, l.u, s.error);
   if (s.error.empty()) read_coefficients(s.json, "e", m.n_unilateral(), opt.e, l.e, s.error);
   if (s.error.empty()) read_coefficients(s.json, "mu", m.n_unilateral(), opt.mu, l.mu, s.error);
-  if (s.error.empty() && opt.integrator == "event" && l.mu.size() > 0 && l.mu.maxCoeff() > 0)
-    s.error = event_friction_reason();
   reject_unread_non_finite(s, "obliq simulate");
   l.error = std::move(s.error);
   l.q = std::move(s.q);
@@ -120,7 +116,6 @@ SimLine scenario_line(const std::string& text, long number, const SimulateOption
   }
   l.id = s.id;
   l.error = s.blank ? "blank" : s.error;
-  if (l.error.empty() && s.friction && opt.integrator == "event") l.error = event_friction_reason();
   if (!l.error.empty()) return l;
   l.raw = s.scenario;
   l.friction = s.friction;
@@ -363,10 +358,6 @@ int run_simulate(SimulateOptions opt) {
     std::cerr << who << ": --mu must be a finite number >= 0\n";
     return 2;
   }
-  if (opt.mu > 0 && opt.integrator == "event") {
-    std::cerr << who << ": " << event_friction_reason() << "\n";
-    return 2;
-  }
   opt.sim.friction = opt.friction == "pyramid" ? friction::Formulation::pyramid : friction::Formulation::cone;
   opt.sim.integrator = opt.integrator == "event" ? sim::Integrator::event_driven : sim::Integrator::moreau_jean;
   opt.sim.law = opt.law == "projection" ? Law::projection : Law::complementarity;
@@ -405,7 +396,7 @@ void register_simulate_command(CLI::App& app, Action& run) {
   sub->add_option("--e", opt->e, "Global restitution coefficient in [0, 1] (default 0; a line's \"e\" wins)");
   sub->add_option("--mu", opt->mu,
                   "Coulomb friction coefficient of every contact (default 0: frictionless; a line's \"mu\" wins; "
-                  "Moreau-Jean only; docs/simulator.md)");
+                  "docs/simulator.md)");
   sub->add_option("--friction", opt->friction, "Friction formulation: cone (exact Coulomb cone, default) or pyramid")
       ->check(CLI::IsMember({"cone", "pyramid"}));
   sub->add_option("--facets", opt->sim.facets, "Pyramid facets per contact in space (default 8)")->check(CLI::Range(3, 64));

@@ -180,9 +180,6 @@ template <class T> void Simulator<T>::step(T dt, int steps, HostArray<const T> u
     throw std::invalid_argument("Simulator::step: the torques array u has no data");
   const sim::StepParams<T> p = step_params<T>(options);
   const int nq = nq_, nv = nv_, mu = m_u_;
-  if (p.integrator == sim::Integrator::event_driven && count_ * mu > 0 &&
-      (this->mu.array() != T(0)).any())
-    throw std::invalid_argument("Simulator: friction (mu != 0) needs the Moreau-Jean integrator");
   for_each_scenario<T>(
       systems_->is_model, systems_->model, systems_->raw, systems_->A_t, dim_, gravity, count_, options.threads,
       [&](const auto& sys, std::size_t s, std::vector<T>& scratch) {
@@ -193,7 +190,7 @@ template <class T> void Simulator<T>::step(T dt, int steps, HostArray<const T> u
         const int dim = sim::frictional(c, mu) ? sys.dim() : 0;
         const std::size_t ws = p.integrator == sim::Integrator::moreau_jean
                                    ? sim::moreau_jean_workspace<T>(nq, nv, m_b_, mu, sys.workspace(), dim, p.facets)
-                                   : sim::event_driven_workspace<T>(nq, nv, m_b_, mu, sys.workspace());
+                                   : sim::event_driven_workspace<T>(nq, nv, m_b_, mu, sys.workspace(), dim, p.facets);
         if (scratch.size() < ws) scratch.resize(ws);
         Arena<T> arena{scratch.data(), ws};
         sim::StateView<T> st;

@@ -79,7 +79,7 @@ TEST(SimulateCommand, BadLinesAreErrorLines) {
 // Friction (Moreau-Jean): --mu on a model (the ball slides to a stop after v0^2 / (2 mu g), the
 // trapezoid rule's distance to within mu g h^2), a line's own "mu" (0: no friction), --mu 0 is
 // byte for byte the run without it, raw lines with "mu" and "A_t" (a ball rolling at 5/7 v0),
-// a negative mu is an error line, friction with the event-driven integrator is refused.
+// a negative mu is an error line; event-driven: the stop distance exactly.
 TEST(SimulateCommand, Friction) {
   const auto states = write_temp("slide_states.jsonl", std::string(R"({"id":"s","q":[0,0,0.1],"qdot":[1.5,0,0]})") +
                                                            "\n" + R"({"id":"free","q":[0,0,0.1],"qdot":[1.5,0,0],"mu":0})" +
@@ -98,7 +98,11 @@ TEST(SimulateCommand, Friction) {
   EXPECT_EQ(lines[4]["id"], "free");
   EXPECT_EQ(lines[4]["qdot"][0].get<double>(), v0);  // its own mu = 0
   EXPECT_EQ(run_obliq(common).out, run_obliq(common + " --mu 0").out);
-  EXPECT_EQ(run_obliq(common + " --mu 0.3 --integrator event").exit_code, 2);
+  const RunResult ev = run_obliq(common + " --mu 0.3 --integrator event");  // the same stop, event-driven
+  EXPECT_EQ(ev.exit_code, 3) << ev.err;                                      // (the "neg" line)
+  const auto evl = parse_lines(ev.out);
+  ASSERT_EQ(evl.size(), 5u);
+  EXPECT_NEAR(evl[3]["q"][0].get<double>(), v0 * v0 / (2 * mu * g), 1e-9);
   EXPECT_EQ(run_obliq(common + " --mu -1").exit_code, 2);
 
   // Planar ball (x, z, w), m 2, R 0.1, I = 2/5 m R^2, sliding without spin: rolls at 5/7 v0.

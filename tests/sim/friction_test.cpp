@@ -307,7 +307,7 @@ TEST(MoreauJeanFriction, QuadrupedStandsOnAFrictionalFloorWithoutSliding) {
 }
 
 // Bad mu is the scenario's status (the others go on); friction with the projection law is
-// Status::friction_law; the event-driven integrator refuses friction.
+// Status::friction_law.
 TEST(MoreauJeanFriction, BadMuIsAPerScenarioStatus) {
   Simulator<double> sim(model::builtin_model("ball"), 3, one_thread());
   sim.q.col(2).setConstant(0.1);
@@ -325,12 +325,76 @@ TEST(MoreauJeanFriction, BadMuIsAPerScenarioStatus) {
   Simulator<double> p = ball_on_floor(1.0, 0, 0.3, proj);
   p.step(1e-3);
   EXPECT_EQ(p.status[0], Status::friction_law);
+}
 
-  SimOptions ev = one_thread();
-  ev.integrator = Integrator::event_driven;
-  Simulator<double> e = ball_on_floor(1.0, 0, 0.3, ev);
-  EXPECT_THROW(e.step(1e-3), std::invalid_argument);
-  EXPECT_EQ(e.t[0], 0.0);
+// Event-driven with friction: the block's slip stopping is an event, located on the Runge-Kutta
+// map (exact here: constant deceleration), so the speed is max(0, |v0| - mu g t) at every output
+// and the block stops at t = |v0| / (mu g) after v0^2 / (2 mu g), both to 1e-9; pushed below the
+// threshold it does not move, above it accelerates at (F - mu m g) / m.
+TEST(EventDrivenFriction, SlidingBlockStopsAtTheClosedFormTimeAndDistance) {
+  SimOptions o = one_thread();
+  o.integrator = Integrator::event_driven;
+  for (const double mu : {0.1, 0.3, 1.0}) {
+    const double vx = 1.2, vy = -0.9, v0 = std::hypot(vx, vy), dt = 1e-2;
+    Simulator<double> sim = ball_on_floor(vx, vy, mu, o);
+    const double t_stop = v0 / (mu * g);
+    for (int k = 1; k * dt < t_stop + 0.3; ++k) {
+      sim.step(dt);
+      ASSERT_EQ(sim.status[0], Status::ok) << "mu " << mu << " output " << k;
+      const double speed = std::hypot(sim.v(0, 0), sim.v(0, 1));
+      ASSERT_NEAR(speed, std::max(0.0, v0 - mu * g * sim.t[0]), 1e-9 * v0) << "mu " << mu << " t " << sim.t[0];
+      ASSERT_NEAR(sim.q(0, 2), 0.1, 1e-12);
+    }
+    EXPECT_NEAR(std::hypot(sim.q(0, 0), sim.q(0, 1)), v0 * v0 / (2 * mu * g), 1e-9) << "mu " << mu;
+    EXPECT_NEAR(sim.q(0, 0) * vy - sim.q(0, 1) * vx, 0.0, 1e-9) << "along v0";
+  }
+  for (const double ratio : {0.5, 0.99, 1.01, 1.5}) {
+    Simulator<double> sim = ball_on_floor(0, 0, 0.4, o);
+    sim.u(0, 0) = ratio * 0.4 * g;
+    sim.step(1e-2, 100);
+    ASSERT_EQ(sim.status[0], Status::ok);
+    const double a = ratio <= 1 ? 0.0 : (ratio - 1) * 0.4 * g;
+    EXPECT_NEAR(sim.v(0, 0), a * 1.0, 1e-9) << "F / (mu m g) = " << ratio;
+    EXPECT_NEAR(sim.q(0, 0), 0.5 * a, 1e-9) << "F / (mu m g) = " << ratio;
+  }
+}
+
+// Event-driven: the planar ball with spin (as above) switches from sliding to rolling at the event
+// t = |s0| / (3.5 mu g) and rolls on at (5 v0 - 2 R w0) / 7.
+TEST(EventDrivenFriction, SpinningBallRollsFromTheClosedFormTime) {
+  const double m = 2.0, R = 0.1, I = 0.4 * m * R * R, mu = 0.25;
+  Scenario s;
+  s.M = Eigen::Vector3d(m, m, I).asDiagonal();
+  s.h = Eigen::Vector3d(0, m * g, 0);
+  s.A_b.resize(0, 3);
+  s.A_u = Eigen::RowVector3d(0, 1, 0);
+  s.phi_u = Eigen::VectorXd::Zero(1);
+  s.u = s.i_u = Eigen::VectorXd::Zero(3);
+  s.Adot_qdot = Eigen::VectorXd::Zero(1);
+  s.e = Eigen::VectorXd::Zero(1);
+  const double v0s[3] = {2.0, 2.0, -1.0}, w0s[3] = {0.0, 100.0, 40.0};
+  Batch<double> batch(s.shape(), 3);
+  std::vector<Friction> fr(3);
+  for (int c = 0; c < 3; ++c) {
+    s.qdot = Eigen::Vector3d(v0s[c], 0, w0s[c]);
+    batch.set(c, s);
+    fr[c].dim = 2;
+    fr[c].A_t = Eigen::RowVector3d(1, 0, R);
+    fr[c].mu = Eigen::VectorXd::Constant(1, mu);
+  }
+  SimOptions o = one_thread();
+  o.integrator = Integrator::event_driven;
+  Simulator<double> sim(batch, fr, o);
+  for (int k = 1; k <= 200; ++k) {
+    sim.step(1e-2);
+    for (int c = 0; c < 3; ++c) {
+      ASSERT_EQ(sim.status[c], Status::ok) << "case " << c << " output " << k;
+      const double s0 = v0s[c] + R * w0s[c], slip = sim.v(c, 0) + R * sim.v(c, 2);
+      ASSERT_NEAR(slip, std::copysign(std::max(0.0, std::abs(s0) - 3.5 * mu * g * sim.t[c]), s0), 1e-9 * std::abs(s0))
+          << "case " << c << " t " << sim.t[c];
+    }
+  }
+  for (int c = 0; c < 3; ++c) EXPECT_NEAR(sim.v(c, 0), (5 * v0s[c] - 2 * R * w0s[c]) / 7, 1e-9) << "case " << c;
 }
 
 // Quadrupeds dropped from 2 to 4 cm (legs straight, e = 0.5, mu = 0.8) with the pyramid (k = 8):

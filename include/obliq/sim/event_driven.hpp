@@ -20,8 +20,19 @@
 // within vel_tol) and joins the acceleration LCP. A bounce whose rebound speed is at most
 // vel_tol is rest by definition. More than 64 + 4 max_impacts + 4 (advance / max_step) loop
 // turns in one advance stop the scenario with Status::no_convergence.
+// Friction (some mu != 0, docs/simulator.md "Friction"): the held rows' acceleration problem is the
+// core's frictional dynamics (include/obliq/core/friction/dynamics.hpp, docs/friction.md (F7)): a
+// held contact slides when its slip |A_t v| > vel_tol, otherwise it sticks or starts to slide; the
+// impacts are the core's frictional impact ((F9), e_t = 0). Over a step the contact modes are
+// frozen as the held set is: a held contact sliding at the step's start (|A_t v| > vel_tol,
+// direction s0) slides along s0 at every stage, the others stick or start to slide (the cone
+// problem); s0 . (A_t v) joins the event function, so the step ends where the slip stops (or
+// would reverse), and the contact sticks or slides anew from there. The Zeno guard's cancelled
+// rebounds stay frictionless.
 #pragma once
 
+#include "obliq/core/friction/dynamics.hpp"
+#include "obliq/core/friction/impact.hpp"
 #include "obliq/core/mechanics/dynamics.hpp"
 #include "obliq/core/mechanics/impact.hpp"
 #include "obliq/sim/moreau_jean.hpp"
@@ -30,14 +41,37 @@
 
 namespace obliq::sim {
 
-template <class T> OBLIQ_HD std::size_t event_driven_workspace(int nq, int nv, int m_b, int m_u, std::size_t system_ws) {
+// dim: 0 without friction, else the contacts' dimension (2 or 3); facets: the pyramid's.
+template <class T>
+OBLIQ_HD std::size_t event_driven_workspace(int nq, int nv, int m_b, int m_u, std::size_t system_ws, int dim = 0,
+                                            int facets = 8) {
   const int m = m_b + m_u;
-  const std::size_t acc = system_eval_size<T>(nv, m) + std::size_t(m) + 2 * std::size_t(m_u) +
-                          max_(system_ws, dynamics_workspace_size<T>(nv, m_b, m_u)) + 16;
-  const std::size_t rk4 = 3 * std::size_t(nv) + std::size_t(nq) + 2 * std::size_t(nv) + acc;
-  const std::size_t impact_ws = std::size_t(2 * nv + m + m_u + 4) + impact_workspace_size<T>(nv, m_b, m_u);
-  return system_eval_size<T>(nv, m) + 2 * std::size_t(nq) + 2 * std::size_t(nv) + 4 * std::size_t(m_u) + 16 +
+  const std::size_t t = dim > 0 ? std::size_t(dim - 1) * m_u : 0;  // tangent rows
+  const std::size_t tangents = t * nv + 2 * t + 16;                 // A_t, drift, lambda_t
+  const std::size_t dyn = dim > 0 ? friction::dynamics_workspace_size<T>(nv, m_b, m_u, dim, facets) + tangents
+                                  : dynamics_workspace_size<T>(nv, m_b, m_u);
+  const std::size_t imp = dim > 0 ? friction::impact_workspace_size<T>(nv, m_b, m_u, dim, facets) + tangents
+                                  : impact_workspace_size<T>(nv, m_b, m_u);
+  const std::size_t acc = system_eval_size<T>(nv, m) + std::size_t(m) + 2 * std::size_t(m_u) + max_(system_ws, dyn) + 16;
+  const std::size_t rk4 = 3 * std::size_t(nq) + 5 * std::size_t(nv) + acc;
+  const std::size_t impact_ws = std::size_t(2 * nv + m + m_u + 4) + imp;
+  return system_eval_size<T>(nv, m) + tangents + 2 * std::size_t(nq) + 2 * std::size_t(nv) + 6 * std::size_t(m_u) + 16 +
          max_(max_(rk4, impact_ws), system_ws) + 16;
+}
+
+// The friction inputs of a step (tangent rows and drift of `ev`, the controls' mu).
+template <class T>
+OBLIQ_HD friction::FrictionView<T> friction_view(int dim, const SystemEval<T>& ev, const ControlView<T>& c,
+                                                 const StepParams<T>& p) {
+  friction::FrictionView<T> fr;
+  fr.dim = dim;
+  fr.A_t = ev.A_t.as_const();
+  fr.mu = c.mu;
+  if (ev.Adot_qdot_t.size > 0) fr.Adot_qdot_t = ev.Adot_qdot_t.as_const();
+  fr.formulation = p.friction;
+  fr.directions = p.facets;
+  fr.lcp_solver = p.friction_lcp_solver;
+  return fr;
 }
 
 // A flag vector (one byte per row) in arena slots.
@@ -50,11 +84,14 @@ template <class T> OBLIQ_HD VecView<std::uint8_t> take_flags(int size, Arena<T>&
 template <class T, class System>
 OBLIQ_HD Status held_acceleration(const System& sys, const StepParams<T>& p, const ControlView<T>& c,
                                   VecView<const T> q, VecView<const T> v, VecView<const std::uint8_t> held,
-                                  VecView<T> a, Arena<T>& arena) {
+                                  VecView<T> a, Arena<T>& arena, MatView<const T> slide0 = {}) {
   const int nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u(), m = m_b + m_u;
+  const bool with_friction = frictional(c, m_u);
+  const int t = with_friction ? (sys.dim() - 1) * m_u : 0;
   const std::size_t mark = arena.mark();
-  const SystemEval<T> ev = take_system_eval(nv, m, arena);
-  VecView<T> lambda = arena.vec(m), held_gap = arena.vec(m_u);
+  SystemEval<T> ev = take_system_eval(nv, m, arena);
+  if (with_friction) ev.A_t = arena.mat(t, nv), ev.Adot_qdot_t = arena.vec(t);
+  VecView<T> lambda = arena.vec(m), held_gap = arena.vec(m_u), lambda_t = arena.vec(t);
   VecView<std::uint8_t> rows = take_flags(m_u, arena);
   if (arena.overflow) return Status::bad_shape;
   Status st = sys.evaluate(q, v, ev, arena);
@@ -67,7 +104,14 @@ OBLIQ_HD Status held_acceleration(const System& sys, const StepParams<T>& p, con
     rule.vel_tol = no_velocity_condition<T>();
     ScenarioView<T> in = impact_problem(ev, m_b, m_u, v, held_gap.as_const(), ev.h.as_const(), c.e, rule);
     in.u = c.u;
-    st = dynamics(in, DynamicsView<T>{a, lambda, rows}, arena);
+    if (with_friction) {
+      friction::FrictionView<T> fr = friction_view(sys.dim(), ev, c, p);
+      fr.slide = slide0;  // the step's sliding directions, frozen (header comment)
+      st = friction::dynamics(in, fr, DynamicsView<T>{a, lambda, rows}, friction::FrictionOutView<T>{lambda_t, {}, nullptr},
+                              arena);
+    }
+    else
+      st = dynamics(in, DynamicsView<T>{a, lambda, rows}, arena);
   }
   arena.release(mark);
   return st;
@@ -77,14 +121,14 @@ OBLIQ_HD Status held_acceleration(const System& sys, const StepParams<T>& p, con
 template <class T, class System>
 OBLIQ_HD Status rk4_step(const System& sys, const StepParams<T>& p, const ControlView<T>& c, VecView<const T> q0,
                          VecView<const T> v0, VecView<const std::uint8_t> held, T dt, VecView<T> q1, VecView<T> v1,
-                         Arena<T>& arena) {
+                         Arena<T>& arena, MatView<const T> slide0 = {}) {
   const int nq = sys.nq(), nv = sys.nv();
   const std::size_t mark = arena.mark();
   VecView<T> a = arena.vec(nv), a_sum = arena.vec(nv), v_sum = arena.vec(nv), qs = arena.vec(nq), vs = arena.vec(nv);
   if (arena.overflow) return Status::bad_shape;
   const T half = T(0.5) * dt;
   // Stage 1 at (q0, v0); stages 2-4 at q0 (+) c_i dt v_{i-1}, v0 + c_i dt a_{i-1}.
-  Status st = held_acceleration(sys, p, c, q0, v0, held, a, arena);
+  Status st = held_acceleration(sys, p, c, q0, v0, held, a, arena, slide0);
   dense::copy(a.as_const(), a_sum);
   dense::copy(v0, v_sum);
   const T stage_dt[3] = {half, half, dt};
@@ -94,7 +138,7 @@ OBLIQ_HD Status rk4_step(const System& sys, const StepParams<T>& p, const Contro
     if (k == 0) dense::copy(v0, vs);
     sys.integrate(q0, vs.as_const(), stage_dt[k], qs);
     for (int i = 0; i < nv; ++i) vs[i] = v0[i] + stage_dt[k] * a[i];
-    st = held_acceleration(sys, p, c, qs.as_const(), vs.as_const(), held, a, arena);
+    st = held_acceleration(sys, p, c, qs.as_const(), vs.as_const(), held, a, arena, slide0);
     dense::axpy(weight[k], a.as_const(), a_sum);
     dense::axpy(weight[k], vs.as_const(), v_sum);
   }
@@ -109,13 +153,25 @@ OBLIQ_HD Status rk4_step(const System& sys, const StepParams<T>& p, const Contro
 // The event function at (q, v): min over the free unilateral rows of phi_i - base_i (+huge when
 // no row is free). base_i = min(phi_i at the step's start, 0): a row that starts closed (it has
 // just bounced, phi ~ 0 or a round-off below) has its crossing where it comes back to its start.
+// With friction (ev.A_t evaluated), also min over the held contacts sliding at the step's start
+// (slide0 row i: their unit slip direction s0, zero for the others) of s0 . (A_t v): the slip stops.
 template <class T, class System>
 OBLIQ_HD Status free_gap(const System& sys, VecView<const T> q, VecView<const T> v, VecView<const std::uint8_t> held,
-                         VecView<const T> base, const SystemEval<T>& ev, T& gap, Arena<T>& arena) {
+                         VecView<const T> base, const SystemEval<T>& ev, T& gap, Arena<T>& arena,
+                         MatView<const T> slide0 = {}) {
   const Status st = sys.evaluate(q, v, ev, arena);
   gap = no_velocity_condition<T>();
   for (int i = 0; i < sys.m_u(); ++i)
     if (!held[i]) gap = min_(gap, ev.phi[sys.m_b() + i] - base[i]);
+  if (slide0.data != nullptr) {
+    const int d1 = slide0.cols;
+    for (int i = 0; i < sys.m_u(); ++i) {
+      if (!held[i]) continue;
+      T s = T(0), n2 = T(0);
+      for (int j = 0; j < d1; ++j) s += slide0(i, j) * dense::dot(ev.A_t.row(d1 * i + j), v), n2 += slide0(i, j) * slide0(i, j);
+      if (n2 > T(0)) gap = min_(gap, s);
+    }
+  }
   return st;
 }
 
@@ -170,7 +226,16 @@ OBLIQ_HD Status resolve_impacts(const System& sys, const StepParams<T>& p, const
   const ScenarioView<T> in =
       impact_problem(ev, m_b, m_u, s.v.as_const(), ev.phi.as_const().segment(m_b, m_u), no_impulse, e.as_const(), p);
   std::uint8_t consistent = 0;
-  const Status st = impact(in, ImpactView<T>{v_plus, impulse, lambda, s.active, slots, slots + 1, &consistent}, arena);
+  const ImpactView<T> out{v_plus, impulse, lambda, s.active, slots, slots + 1, &consistent};
+  Status st;
+  if (ev.A_t.rows > 0) {
+    const VecView<T> lambda_t = arena.vec(ev.A_t.rows);
+    st = arena.overflow ? Status::bad_shape
+                        : friction::impact(in, friction_view(sys.dim(), ev, c, p), out,
+                                           friction::FrictionOutView<T>{lambda_t, {}, nullptr}, arena);
+  } else {
+    st = impact(in, out, arena);
+  }
   if (st == Status::ok) {
     impacts_here += hits;
     *s.impacts += hits;
@@ -189,10 +254,14 @@ OBLIQ_HD Status event_driven_advance(const System& sys, const StepParams<T>& p, 
                                      const StateView<T>& s, Arena<T>& arena) {
   if (*s.status != Status::ok) return *s.status;
   const int nq = sys.nq(), nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u(), m = m_b + m_u;
+  const bool with_friction = frictional(c, m_u);
+  const int d1 = sys.dim() - 1, t = with_friction ? d1 * m_u : 0;
   const std::size_t mark = arena.mark();
-  const SystemEval<T> ev = take_system_eval(nv, m, arena);
+  SystemEval<T> ev = take_system_eval(nv, m, arena);
+  if (with_friction) ev.A_t = arena.mat(t, nv), ev.Adot_qdot_t = arena.vec(t);
   VecView<T> q1 = arena.vec(nq), v1 = arena.vec(nv), qb = arena.vec(nq), vb = arena.vec(nv);
   VecView<T> base = arena.vec(m_u);
+  const MatView<T> slide0 = with_friction ? arena.mat(m_u, d1) : MatView<T>{};
   VecView<std::uint8_t> held = take_flags(m_u, arena), slow = take_flags(m_u, arena);
   if (arena.overflow) return *s.status = Status::bad_shape;
   const T t_end = *s.t + interval;
@@ -223,21 +292,34 @@ OBLIQ_HD Status event_driven_advance(const System& sys, const StepParams<T>& p, 
       base[i] = min_(ev.phi[m_b + i], T(0));
       if (!held[i]) f0 = min_(f0, ev.phi[m_b + i] - base[i]);
     }
+    // Held contacts sliding now: their slip direction (the event function watches it stop).
+    for (int i = 0; with_friction && i < m_u; ++i) {
+      T n2 = T(0);
+      for (int j = 0; j < d1; ++j) {
+        slide0(i, j) = dense::dot(ev.A_t.row(d1 * i + j), s.v.as_const());
+        n2 += slide0(i, j) * slide0(i, j);
+      }
+      const T n = std::sqrt(n2);
+      const bool sliding = held[i] && !(c.mu[i] == T(0)) && n > p.vel_tol;
+      for (int j = 0; j < d1; ++j) slide0(i, j) = sliding ? slide0(i, j) / n : T(0);
+      if (sliding) f0 = min_(f0, n);
+    }
+    const MatView<const T> sv = slide0.as_const();
     const T remaining = t_end - *s.t;
     const bool last = remaining <= max_step;
     const T dt = last ? remaining : max_step;
     const VecView<const T> q0 = s.q.as_const(), v0 = s.v.as_const();
     const VecView<const std::uint8_t> hv = held.as_const();
     const VecView<const T> bv = base.as_const();
-    st = rk4_step(sys, p, c, q0, v0, hv, dt, q1, v1, arena);
+    st = rk4_step(sys, p, c, q0, v0, hv, dt, q1, v1, arena, sv);
     T f1 = T(0);
-    if (st == Status::ok) st = free_gap(sys, q1.as_const(), v1.as_const(), hv, bv, ev, f1, arena);
+    if (st == Status::ok) st = free_gap(sys, q1.as_const(), v1.as_const(), hv, bv, ev, f1, arena, sv);
     if (st != Status::ok) break;
     T tau = dt;
     // f(tau): the event function at the Runge-Kutta step of length tau from (q0, v0).
     auto event_function = [&](T tau_probe, T& f) {
-      const Status r = rk4_step(sys, p, c, q0, v0, hv, tau_probe, qb, vb, arena);
-      return r == Status::ok ? free_gap(sys, qb.as_const(), vb.as_const(), hv, bv, ev, f, arena) : r;
+      const Status r = rk4_step(sys, p, c, q0, v0, hv, tau_probe, qb, vb, arena, sv);
+      return r == Status::ok ? free_gap(sys, qb.as_const(), vb.as_const(), hv, bv, ev, f, arena, sv) : r;
     };
     if (!(f1 > T(0))) {
       // Bracket [a, b]: f(a) > 0 >= f(b). A row that has just separated (f0 <= 0) needs a
@@ -278,7 +360,7 @@ OBLIQ_HD Status event_driven_advance(const System& sys, const StepParams<T>& p, 
         }
         if (st != Status::ok) break;
         tau = b;
-        st = rk4_step(sys, p, c, q0, v0, hv, tau, q1, v1, arena);
+        st = rk4_step(sys, p, c, q0, v0, hv, tau, q1, v1, arena, sv);
         if (st != Status::ok) break;
       }
       if (!(fa > T(0))) {

@@ -36,8 +36,8 @@ template <class T> struct StepParams {
   T max_step = T(0);
   T zeno_velocity = T(0);
   int max_impacts = 100;
-  // Moreau-Jean with friction (a contact with mu != 0): the formulation of the step's frictional
-  // impact (docs/friction.md: exact cone (F6) or pyramid LCP (F8)) and the pyramid's facets.
+  // Friction (a contact with mu != 0): the formulation of the frictional problems (docs/friction.md:
+  // exact cone (F6) or pyramid LCP (F8)) and the pyramid's facets.
   friction::Formulation friction = friction::Formulation::cone;
   int facets = 8;
   // The pyramid's LCP method: the auto rule (docs/lcp.md: Lemke, then enumeration or pivoting

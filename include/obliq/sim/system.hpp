@@ -42,6 +42,7 @@ template <class T> struct SystemEval {
   VecView<T> phi;        // m
   VecView<T> Adot_qdot;  // m
   MatView<T> A_t;        // (dim - 1) m_u x nv tangent rows; 0 rows: not asked for (no friction)
+  VecView<T> Adot_qdot_t;  // (dim - 1) m_u: their drift (size 0: not asked for)
 };
 
 template <class T> OBLIQ_HD SystemEval<T> take_system_eval(int nv, int m, Arena<T>& arena) {
@@ -79,7 +80,7 @@ template <class T> struct ModelSystem {
       model::bias_forces(model, d, out.h);
       model::contact_rows(model, d, out.A, out.phi, out.Adot_qdot);
       if (out.A_t.rows > 0) {
-        const VecView<T> drift_t = arena.vec(out.A_t.rows);
+        const VecView<T> drift_t = out.Adot_qdot_t.size == out.A_t.rows ? out.Adot_qdot_t : arena.vec(out.A_t.rows);
         if (arena.overflow) {
           arena.release(mark);
           return Status::bad_shape;
@@ -140,6 +141,7 @@ template <class T> struct LinearSystem {
       else
         dense::fill(out.A_t, T(0));
     }
+    dense::fill(out.Adot_qdot_t, T(0));
     return Status::ok;
   }
   OBLIQ_HD void integrate(VecView<const T> q, VecView<const T> v, T dt, VecView<T> q_out) const {

@@ -60,11 +60,11 @@ OBLIQ_HD Status dynamics_solve(const ScenarioView<T>& in, const FrictionView<T>&
     T v2 = T(0);
     for (int j = 0; j < d - 1; ++j) {
       if (fr.Adot_qdot_t.data != nullptr) q[f + 1 + j] += fr.Adot_qdot_t[(d - 1) * i + j];
-      slide(c, j) = dense::dot(fr.A_t.row((d - 1) * i + j), in.qdot);
+      slide(c, j) = fr.slide.data != nullptr ? fr.slide(i, j) : dense::dot(fr.A_t.row((d - 1) * i + j), in.qdot);
       v2 += slide(c, j) * slide(c, j);
     }
     const T v = std::sqrt(v2);
-    const bool sl = v > in.vel_tol && s.mu[c] > T(0);
+    const bool sl = (fr.slide.data != nullptr ? v > T(0) : v > in.vel_tol) && s.mu[c] > T(0);
     for (int j = 0; j < d - 1; ++j) slide(c, j) = sl ? slide(c, j) / v : T(0);
     sliding += sl;
     if (fo.sliding.size > 0) fo.sliding[i] = sl ? 1 : 0;

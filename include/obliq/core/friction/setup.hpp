@@ -34,6 +34,10 @@ template <class T> struct FrictionView {
   Formulation formulation = Formulation::cone;
   int directions = 8;              // pyramid: facets per contact in space
   lcp::Solver lcp_solver = lcp::Solver::lemke;  // pyramid: its LCP method
+  // dynamics: each contact's sliding direction given (m_u x (dim - 1), unit rows; a zero row: the
+  // contact sticks or starts to slide) instead of read from |A_t qdot| > vel_tol; data == nullptr:
+  // read. The event-driven stepper freezes them over a step.
+  MatView<const T> slide;
 };
 
 // The friction outputs beside ImpactView / DynamicsView.
