@@ -100,11 +100,15 @@ TEST(MoreauJeanFriction, PushBelowThresholdSticksAboveSlides) {
 // changes m v by P and I w / R by P, so m v - I w / R is conserved exactly by the discrete scheme:
 // it ends rolling (s = 0) at v = (5 v0 - 2 R w0) / 7. While it slides, s falls by
 // mu g (1 + m R^2 / I) h = 3.5 mu g h per step.
-TEST(MoreauJeanFriction, SpinningBallEndsRollingAtTheClosedFormSpeed) {
-  const double m = 2.0, R = 0.1, I = 0.4 * m * R * R, mu = 0.25, h = 1e-3;
-  const struct {
-    double v0, w0;
-  } cases[] = {{2.0, 0.0}, {2.0, -30.0}, {2.0, 100.0}, {-1.0, 40.0}, {0.5, -5.0}};
+struct Spin {
+  double v0, w0;
+};
+constexpr double kBallMass = 2.0, kBallRadius = 0.1, kBallMu = 0.25;
+
+// Planar balls on the floor (gap 0) with velocities (v0, 0, w0), one per case, as raw data with
+// friction (dim 2, mu kBallMu).
+Simulator<double> planar_balls(const std::vector<Spin>& cases, const SimOptions& o) {
+  const double m = kBallMass, R = kBallRadius, I = 0.4 * m * R * R;
   Scenario s;
   s.M = Eigen::Vector3d(m, m, I).asDiagonal();
   s.h = Eigen::Vector3d(0, m * g, 0);
@@ -114,16 +118,22 @@ TEST(MoreauJeanFriction, SpinningBallEndsRollingAtTheClosedFormSpeed) {
   s.u = s.i_u = Eigen::VectorXd::Zero(3);
   s.Adot_qdot = Eigen::VectorXd::Zero(1);
   s.e = Eigen::VectorXd::Zero(1);
-  Batch<double> batch(s.shape(), std::size(cases));
-  std::vector<Friction> fr(std::size(cases));
-  for (std::size_t c = 0; c < std::size(cases); ++c) {
+  Batch<double> batch(s.shape(), cases.size());
+  std::vector<Friction> fr(cases.size());
+  for (std::size_t c = 0; c < cases.size(); ++c) {
     s.qdot = Eigen::Vector3d(cases[c].v0, 0, cases[c].w0);
     batch.set(c, s);
     fr[c].dim = 2;
     fr[c].A_t = Eigen::RowVector3d(1, 0, R);
-    fr[c].mu = Eigen::VectorXd::Constant(1, mu);
+    fr[c].mu = Eigen::VectorXd::Constant(1, kBallMu);
   }
-  Simulator<double> sim(batch, fr, one_thread());
+  return Simulator<double>(batch, fr, o);
+}
+
+TEST(MoreauJeanFriction, SpinningBallEndsRollingAtTheClosedFormSpeed) {
+  const double R = kBallRadius, mu = kBallMu, h = 1e-3;
+  const std::vector<Spin> cases = {{2.0, 0.0}, {2.0, -30.0}, {2.0, 100.0}, {-1.0, 40.0}, {0.5, -5.0}};
+  Simulator<double> sim = planar_balls(cases, one_thread());
   for (int k = 1; k <= 3000; ++k) {
     sim.step(h);
     for (std::size_t c = 0; c < std::size(cases); ++c) {
@@ -362,29 +372,11 @@ TEST(EventDrivenFriction, SlidingBlockStopsAtTheClosedFormTimeAndDistance) {
 // Event-driven: the planar ball with spin (as above) switches from sliding to rolling at the event
 // t = |s0| / (3.5 mu g) and rolls on at (5 v0 - 2 R w0) / 7.
 TEST(EventDrivenFriction, SpinningBallRollsFromTheClosedFormTime) {
-  const double m = 2.0, R = 0.1, I = 0.4 * m * R * R, mu = 0.25;
-  Scenario s;
-  s.M = Eigen::Vector3d(m, m, I).asDiagonal();
-  s.h = Eigen::Vector3d(0, m * g, 0);
-  s.A_b.resize(0, 3);
-  s.A_u = Eigen::RowVector3d(0, 1, 0);
-  s.phi_u = Eigen::VectorXd::Zero(1);
-  s.u = s.i_u = Eigen::VectorXd::Zero(3);
-  s.Adot_qdot = Eigen::VectorXd::Zero(1);
-  s.e = Eigen::VectorXd::Zero(1);
+  const double R = kBallRadius, mu = kBallMu;
   const double v0s[3] = {2.0, 2.0, -1.0}, w0s[3] = {0.0, 100.0, 40.0};
-  Batch<double> batch(s.shape(), 3);
-  std::vector<Friction> fr(3);
-  for (int c = 0; c < 3; ++c) {
-    s.qdot = Eigen::Vector3d(v0s[c], 0, w0s[c]);
-    batch.set(c, s);
-    fr[c].dim = 2;
-    fr[c].A_t = Eigen::RowVector3d(1, 0, R);
-    fr[c].mu = Eigen::VectorXd::Constant(1, mu);
-  }
   SimOptions o = one_thread();
   o.integrator = Integrator::event_driven;
-  Simulator<double> sim(batch, fr, o);
+  Simulator<double> sim = planar_balls({{v0s[0], w0s[0]}, {v0s[1], w0s[1]}, {v0s[2], w0s[2]}}, o);
   for (int k = 1; k <= 200; ++k) {
     sim.step(1e-2);
     for (int c = 0; c < 3; ++c) {
