@@ -188,8 +188,8 @@ TEST(MoreauJeanFriction, RockingBlockKeepsHousnersRatio) {
 }
 
 // mu = 0 is the frictionless step bit for bit: the same quadruped drop (every foot landing) with
-// mu untouched, mu = 0 set explicitly, and raw data whose Frictions have mu = 0; and friction on a
-// row that never closes does not change a trajectory either.
+// mu untouched, mu = 0 set explicitly, and raw data whose Frictions have mu = 0 (both integrators);
+// and friction on a row that never closes does not change a trajectory either.
 TEST(MoreauJeanFriction, ZeroMuIsTheFrictionlessStepBitForBit) {
   const model::Model m = model::builtin_model("quadruped");
   Simulator<double> a(m, 3, one_thread()), b(m, 3, one_thread());
@@ -228,14 +228,18 @@ TEST(MoreauJeanFriction, ZeroMuIsTheFrictionlessStepBitForBit) {
   zero.A_t = far.A_t = Eigen::MatrixXd::Identity(3, 3);
   zero.mu = Eigen::Vector3d(0, 0, 0);
   far.mu = Eigen::Vector3d(0, 0, 0.7);  // only the row that never closes has friction
-  Simulator<double> plain(batch, one_thread()), with_zero(batch, {zero}, one_thread()), with_far(batch, {far}, one_thread());
-  for (int k = 0; k < 1500; ++k)
-    for (Simulator<double>* sim : {&plain, &with_zero, &with_far}) sim->step(1e-3);
-  EXPECT_GT(plain.impacts[0], 1);
-  for (Simulator<double>* sim : {&with_zero, &with_far}) {
-    EXPECT_EQ(sim->status[0], Status::ok);
-    EXPECT_EQ(0, std::memcmp(plain.q.data(), sim->q.data(), sizeof(double) * 3));
-    EXPECT_EQ(0, std::memcmp(plain.v.data(), sim->v.data(), sizeof(double) * 3));
+  for (const Integrator integ : {Integrator::moreau_jean, Integrator::event_driven}) {
+    SimOptions o = one_thread();
+    o.integrator = integ;
+    Simulator<double> plain(batch, o), with_zero(batch, {zero}, o), with_far(batch, {far}, o);
+    for (int k = 0; k < 1500; ++k)
+      for (Simulator<double>* sim : {&plain, &with_zero, &with_far}) sim->step(1e-3);
+    EXPECT_GT(plain.impacts[0], 1);
+    for (Simulator<double>* sim : {&with_zero, &with_far}) {
+      EXPECT_EQ(sim->status[0], Status::ok);
+      EXPECT_EQ(0, std::memcmp(plain.q.data(), sim->q.data(), sizeof(double) * 3)) << integrator_name(integ);
+      EXPECT_EQ(0, std::memcmp(plain.v.data(), sim->v.data(), sizeof(double) * 3)) << integrator_name(integ);
+    }
   }
 }
 
