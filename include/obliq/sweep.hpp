@@ -1,9 +1,10 @@
 // obliq/sweep.hpp: Monte Carlo restitution sweeps (docs/sweep.md). A Study names a mechanism
 // (a model at a pre-impact state, or one raw scenario), the impact law, the distributions of the
-// per-contact restitution coefficients and of the perturbations of q and qdot, the number of
-// samples and the seed. run() draws every sample from a counter-based generator keyed by
-// (seed, sample index, stream), evaluates the model and solves the impact in chunks through the
-// model layer's batch evaluation and the core's impact solve, and folds every output into
+// per-contact restitution (and friction) coefficients and of the perturbations of q and qdot, the
+// number of samples and the seed. run() draws every sample from a counter-based generator keyed
+// by (seed, sample index, stream), evaluates the model and solves the impact in chunks through
+// the model layer's batch evaluation and the core's impact solve (or steps each sample's
+// trajectory through the Simulator), and folds every output into
 // streaming statistics whose value depends only on the study: not on threads, chunk size, or how
 // the sample range is split over processes (Statistics::merge).
 #pragma once
@@ -20,6 +21,7 @@
 #include "obliq/batch.hpp"
 #include "obliq/model/host.hpp"
 #include "obliq/scenario.hpp"
+#include "obliq/simulator.hpp"
 
 namespace obliq::sweep {
 
@@ -34,6 +36,16 @@ struct Distribution {
   double e0 = 1, v0 = 1, exponent = 0;  // power_law: e = clamp(e0 (v / v0)^-exponent, low, high)
 };
 
+// Trajectory samples (docs/sweep.md "Trajectory samples"): each sample's state is stepped through
+// the Simulator (include/obliq/simulator.hpp) for `steps` steps of `dt` (horizon T = steps dt).
+struct Trajectory {
+  double dt = 0;
+  long steps = 0;
+  SimOptions sim;             // integrator, theta, gamma, max_step, zeno_velocity, max_impacts; law,
+                              // friction formulation and facets: the study's; threads: the run's
+  double rest_energy = 1e-9;  // at rest at T: KE(T) <= rest_energy (KE(0) + |V(0) - V(T)|)
+};
+
 struct Study {
   nlohmann::ordered_json source;  // the study file as read (echoed in the summary)
   std::string name;
@@ -46,6 +58,10 @@ struct Study {
   Law law = Law::complementarity;
   std::uint64_t samples = 0, seed = 0;
   std::vector<Distribution> restitution;  // one per unilateral row
+  std::vector<Distribution> friction;     // one per unilateral row (Coulomb mu); empty: frictionless
+  friction::Formulation friction_formulation = friction::Formulation::cone;  // or the pyramid LCP
+  int facets = 8;                         // pyramid facets per contact
+  std::optional<Trajectory> trajectory;   // set: trajectory samples; else one impact per sample
   std::vector<Distribution> dq, dqdot;    // one per velocity coordinate (kind normal/uniform/fixed 0)
   // What to collect.
   bool joint_impulses = true;     // model only
@@ -77,7 +93,8 @@ struct SampleTable {
   std::size_t count = 0;
   RowMat<double> values;
   std::vector<Status> status;
-  std::vector<std::uint8_t> energy_consistent;  // (count)
+  std::vector<std::uint8_t> energy_consistent;  // (count) impact samples
+  std::vector<std::uint8_t> at_rest;            // (count) trajectory samples
   std::vector<std::uint8_t> candidate, released;  // (count x m_u)
 };
 

@@ -36,7 +36,9 @@ std::string kind_of(const json& j, const std::string& where) {
 
 }  // namespace
 
-Distribution parse_restitution(const json& j, const std::string& where) {
+Distribution parse_coefficient(const json& j, const std::string& where, Coefficient which) {
+  const bool is_e = which == Coefficient::restitution;
+  const char* what = is_e ? "restitution" : "friction";
   Distribution d;
   if (j.is_number()) {  // a plain number: a fixed value
     d.value = j.get<double>();
@@ -53,7 +55,7 @@ Distribution parse_restitution(const json& j, const std::string& where) {
       d.mean = number(j, "mean", where, 0, true);
       d.sd = number(j, "sd", where, 0, true);
       d.low = number(j, "low", where, 0, false);
-      d.high = number(j, "high", where, 1, false);
+      d.high = is_e ? number(j, "high", where, 1, false) : (j.contains("high") ? number(j, "high", where, 1, true) : INFINITY);
       if (!(d.sd > 0)) throw std::invalid_argument(where + ": 'sd' must be positive");
     } else if (kind == "beta") {
       d.kind = Distribution::Kind::beta;
@@ -71,13 +73,16 @@ Distribution parse_restitution(const json& j, const std::string& where) {
       d.high = number(j, "high", where, 1, false);
       if (!(d.v0 > 0)) throw std::invalid_argument(where + ": 'v0' must be positive");
     } else {
-      throw std::invalid_argument(where + ": unknown restitution distribution '" + kind +
+      throw std::invalid_argument(where + ": unknown " + what + " distribution '" + kind +
                                   "' (fixed, uniform, truncated_normal, beta, power_law)");
     }
   }
-  const bool in01 = d.kind == Distribution::Kind::fixed ? d.value >= 0 && d.value <= 1
-                                                        : d.low >= 0 && d.high <= 1 && d.low <= d.high;
-  if (!in01) throw std::invalid_argument(where + ": restitution must lie in [0, 1] (low <= high)");
+  const double top = is_e ? 1.0 : INFINITY;
+  const bool in_range = d.kind == Distribution::Kind::fixed ? d.value >= 0 && d.value <= top
+                                                            : d.low >= 0 && d.high <= top && d.low <= d.high;
+  if (!in_range)
+    throw std::invalid_argument(where + (is_e ? ": restitution must lie in [0, 1] (low <= high)"
+                                              : ": friction mu must be >= 0 (0 <= low <= high)"));
   return d;
 }
 

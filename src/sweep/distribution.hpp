@@ -10,9 +10,11 @@
 
 namespace obliq::sweep {
 
-// A restitution distribution (fixed, uniform, truncated_normal, beta, power_law); values in
-// [0, 1]. Throws std::invalid_argument naming `where`.
-Distribution parse_restitution(const nlohmann::ordered_json& j, const std::string& where);
+// A contact coefficient's distribution (fixed, uniform, truncated_normal, beta, power_law):
+// restitution e in [0, 1], or Coulomb friction mu >= 0 (then a truncated normal's default upper
+// end is +inf). Throws std::invalid_argument naming `where`.
+enum class Coefficient { restitution, friction };
+Distribution parse_coefficient(const nlohmann::ordered_json& j, const std::string& where, Coefficient which);
 // A perturbation of one coordinate: {"dist": "normal", "sd"} or {"dist": "uniform", "half_width"},
 // given per coordinate as arrays or one number for all (entry k of an array, or the number).
 Distribution parse_perturbation(const nlohmann::ordered_json& j, int k, const std::string& where);

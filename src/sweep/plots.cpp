@@ -71,23 +71,52 @@ std::vector<std::string> write_plots(const Study& st, const json& summary, const
     else why = "gnuplot failed on " + gp.string();
   };
 
-  // 1. Energy ratio histogram.
-  {
-    std::ofstream dat(d / "energy_ratio.dat");
-    histogram_block(dat, out["energy_ratio"]["histogram"]);
+  // A histogram of one output.
+  auto histogram = [&](const std::string& name, const std::string& what, const std::string& xlabel) {
+    const json& h = out[name]["histogram"];
+    std::ofstream dat(d / (name + ".dat"));
+    histogram_block(dat, h);
     dat.close();
-    const json& h = out["energy_ratio"]["histogram"];
     const double w = (h["high"].get<double>() - h["low"].get<double>()) / double(h["counts"].size());
     char body[1024];
     std::snprintf(body, sizeof body,
-                  "set title \"Kinetic energy ratio after impact: %s\"\n"
-                  "set xlabel 'energy ratio KE_{post} / KE_{pre} (1)'\nset ylabel 'samples'\n"
+                  "set title \"%s: %s\"\n"
+                  "set xlabel '%s'\nset ylabel 'samples'\n"
                   "set style fill solid 0.6 border -1\nset boxwidth %.17g\nunset key\nset xrange [%.17g:%.17g]\n"
                   "plot %s using 1:2 with boxes lc rgb '#3366aa'\n",
-                  title.c_str(), w, h["low"].get<double>(), h["high"].get<double>(),
-                  quoted((d / "energy_ratio.dat").string()).c_str());
-    plot("energy_ratio", body);
+                  what.c_str(), title.c_str(), xlabel.c_str(), w, h["low"].get<double>(), h["high"].get<double>(),
+                  quoted((d / (name + ".dat")).string()).c_str());
+    plot(name, body);
+  };
+  // A scatter of each contact's e against one output per contact (column `at + r`) or per sample
+  // (column `at`, `per_contact` false).
+  auto scatter_e = [&](const std::string& name, int at, bool per_contact, const std::string& ylabel) {
+    std::ofstream dat(d / (name + ".dat"));
+    std::string series;
+    for (int r = 0; r < L.m_u; ++r) {
+      for (Eigen::Index s = 0; s < scatter.rows(); ++s) {
+        const double e = scatter(s, L.e + r), v = scatter(s, at + (per_contact ? r : 0));
+        if (!std::isnan(e) && !std::isnan(v)) dat << e << " " << v << "\n";
+      }
+      dat << "\n\n";
+      series += std::string(r ? ", " : "plot ") + quoted((d / (name + ".dat")).string()) + " index " +
+                std::to_string(r) + " using 1:2 with points pt 7 ps 0.4 title " +
+                quoted(st.contact_names[L.m_b + r]) + " noenhanced";
+    }
+    dat.close();
+    plot(name, "set title \"Restitution against outcome: " + title +
+                   "\"\nset xlabel 'restitution coefficient e of the contact (1)'\nset ylabel '" + ylabel + "'\n" +
+                   series + "\n");
+  };
+
+  if (st.trajectory) {  // trajectory samples: energy left at T, impact counts, e against impacts
+    histogram("energy_ratio_T", "Kinetic energy left at T", "energy ratio KE(T) / KE(0) (1)");
+    histogram("impacts", "Impacts in [0, T]", "impacts before T (count)");
+    if (L.m_u > 0 && scatter.rows() > 0) scatter_e("e_vs_impacts", L.impacts, false, "impacts before T (count)");
+    return written;
   }
+  // 1. Energy ratio histogram.
+  histogram("energy_ratio", "Kinetic energy ratio after impact", "energy ratio KE_{post} / KE_{pre} (1)");
   // 2. Impulse histograms: one panel per contact (their scales differ by orders of magnitude).
   if (L.m_b + L.m_u > 0) {
     const int rows_n = L.m_b + L.m_u;
@@ -123,25 +152,8 @@ std::vector<std::string> write_plots(const Study& st, const json& summary, const
     else why = "gnuplot failed on " + gp.string();
   }
   // 3. Scatter of e against the post-impact separation velocity, per unilateral contact.
-  if (L.m_u > 0 && scatter.rows() > 0) {
-    std::ofstream dat(d / "e_vs_separation.dat");
-    std::string series;
-    for (int r = 0; r < L.m_u; ++r) {
-      for (Eigen::Index s = 0; s < scatter.rows(); ++s) {
-        const double e = scatter(s, L.e + r), v = scatter(s, L.separation + r);
-        if (!std::isnan(e) && !std::isnan(v)) dat << e << " " << v << "\n";
-      }
-      dat << "\n\n";
-      series += std::string(r ? ", " : "plot ") + quoted((d / "e_vs_separation.dat").string()) + " index " +
-                std::to_string(r) + " using 1:2 with points pt 7 ps 0.4 title " +
-                quoted(st.contact_names[L.m_b + r]) + " noenhanced";
-    }
-    dat.close();
-    plot("e_vs_separation", "set title \"Restitution against outcome: " + title +
-                                "\"\nset xlabel 'restitution coefficient e of the contact (1)'\n"
-                                "set ylabel 'post-impact normal velocity of the contact (" +
-                                vunit + ")'\n" + series + "\n");
-  }
+  if (L.m_u > 0 && scatter.rows() > 0)
+    scatter_e("e_vs_separation", L.separation, true, "post-impact normal velocity of the contact (" + vunit + ")");
   return written;
 }
 

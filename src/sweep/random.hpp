@@ -12,7 +12,7 @@
 namespace obliq::sweep {
 
 // Independent streams of one sample: what the draw is for.
-enum class Stream : std::uint64_t { restitution = 1, q = 2, qdot = 3 };
+enum class Stream : std::uint64_t { restitution = 1, q = 2, qdot = 3, friction = 4 };
 
 // A uniform number in the open interval (0, 1) (53-bit fixed point, never 0 or 1):
 // key (seed, stream), counter (sample, index, 0, 0), first output word.

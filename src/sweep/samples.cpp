@@ -7,6 +7,8 @@
 #include <limits>
 
 #include "cpu/omp_guard.hpp"
+#include "obliq/friction.hpp"
+#include "obliq/model/friction_rows.hpp"
 #include "obliq/model/joint_impulses.hpp"
 #include "obliq/model/kinematics.hpp"
 #include "sweep/distribution.hpp"
@@ -55,6 +57,54 @@ void build_batch(const Study& st, std::uint64_t first, std::size_t count, int th
   guard.rethrow();
 }
 
+// The impact of every sample with friction: the core's frictional impact (docs/friction.md (F9),
+// e_t = 0) through obliq::impact(Scenario, Friction) on each sample's scenario, with the tangent
+// rows of the model's contact frames at the sample's state and the sample's mu (mu = 0 on every
+// contact: the core answers with the frictionless impact). Results go into buffers.results as the
+// batch solve would put them; |lambda_t| per contact into buffers.tangential.
+void solve_frictional(const Study& st, std::uint64_t first, std::size_t count, int threads, ChunkBuffers& buf) {
+  const Batch<double>& batch = buf.batch;
+  const int m_u = batch.shape.m_u;
+  draw_friction(st, first, count, buf, &batch);
+  buf.results.resize(batch.shape, count);
+  buf.tangential.assign(count * std::size_t(m_u), std::numeric_limits<double>::quiet_NaN());
+  const model::Model& m = *st.model;
+  cpu::OmpGuard guard;  // no exception crosses the region (cpu/omp_guard.hpp)
+#pragma omp parallel for schedule(dynamic, 16) num_threads(cpu::thread_count(threads))
+  for (long long s = 0; s < static_cast<long long>(count); ++s) {
+    guard.run([&] {
+      ImpactResult r;
+      FrictionResult info;
+      if (buf.status[s] == Status::ok) {
+        Friction f;
+        const Status fs = model::evaluate_friction(m, buf.Q.row(s).transpose(), buf.V.row(s).transpose(), 0.0, f);
+        if (fs == Status::ok) {
+          f.mu = ConstVecMap<double>(buf.mu.data() + s * m_u, m_u);
+          f.formulation = st.friction_formulation;
+          f.directions = st.facets;
+          r = obliq::impact(batch.get(std::size_t(s)), f, &info);
+        } else {
+          r.status = fs;
+        }
+      } else {
+        r.status = buf.status[s];
+      }
+      if (r.status == Status::ok) {
+        for (int c = 0; c < m_u; ++c)
+          buf.tangential[s * m_u + c] = info.lambda_t.size() > 0 ? info.lambda_t.segment(2 * c, 2).norm() : 0.0;
+      } else {  // the shape set() expects, values unused
+        const Shape sh = batch.shape;
+        r.qdot_plus = r.impulse = Eigen::VectorXd::Zero(sh.n);
+        r.lambda = Eigen::VectorXd::Zero(sh.m_b + sh.m_u);
+        r.active = Eigen::VectorXi::Zero(sh.m_u);
+        r.energy_consistent = false;
+      }
+      buf.results.set(std::size_t(s), r);
+    });
+  }
+  guard.rethrow();
+}
+
 }  // namespace
 
 void draw_states(const Study& st, std::uint64_t first, std::size_t count, int threads, RowMat<double>& Q,
@@ -82,44 +132,98 @@ void draw_states(const Study& st, std::uint64_t first, std::size_t count, int th
 Layout layout(const Study& st) {
   Layout L;
   L.n = int(st.qdot.size());
+  L.nq = st.model ? st.model->nq : L.n;
   L.m_b = st.model ? st.model->n_bilateral : int(st.scenario->A_b.rows());
   L.m_u = int(st.contact_names.size()) - L.m_b;
   L.joints = st.joint_impulses ? st.model->nbodies() : 0;
   int at = 0;
-  L.e = at, at += L.m_u;
-  L.qdot_plus = at, at += L.n;
-  L.qdot_plus_norm = at++;
-  L.impulse = at, at += L.m_b + L.m_u;
-  L.separation = at, at += L.m_u;
-  L.energy_ratio = at++;
-  L.joint_force = at, at += L.joints;
-  L.joint_moment = at, at += L.joints;
+  const auto take = [&](int size) {
+    const int start = size > 0 ? at : -1;
+    at += size;
+    return start;
+  };
+  const bool friction = !st.friction.empty();
+  L.e = take(L.m_u);
+  L.mu = take(friction ? L.m_u : 0);
+  if (st.trajectory) {
+    L.joints = 0;
+    L.impacts = take(1);
+    L.last_impact_time = take(1);
+    L.q_T = take(L.nq);
+    L.qdot_T = take(L.n);
+    L.kinetic_energy_T = take(1);
+    L.energy_ratio_T = take(1);
+  } else {
+    L.qdot_plus = take(L.n);
+    L.qdot_plus_norm = take(1);
+    L.impulse = take(L.m_b + L.m_u);
+    L.tangential_impulse = take(friction ? L.m_u : 0);
+    L.separation = take(L.m_u);
+    L.energy_ratio = take(1);
+    L.joint_force = take(L.joints);
+    L.joint_moment = take(L.joints);
+  }
   L.total = at;
   return L;
 }
+
+namespace {
+
+// Names and units of the velocity coordinates (or, `positions`, the configuration coordinates)
+// of a model: a free flyer's six (seven), one per other joint.
+std::vector<Column> coordinates(const model::Model& m, bool positions) {
+  static const char* ffv[6] = {"vx", "vy", "vz", "wx", "wy", "wz"};
+  static const char* ffq[7] = {"x", "y", "z", "qx", "qy", "qz", "qw"};
+  std::vector<Column> c(positions ? m.nq : m.nv);
+  for (int b = 0; b < m.nbodies(); ++b) {
+    const auto t = model::JointType(m.joint_type[b]);
+    const int k0 = positions ? m.idx_q[b] : m.idx_v[b];
+    const bool revolute = t == model::JointType::revolute;
+    if (t == model::JointType::free_flyer) {
+      for (int k = 0; k < (positions ? 7 : 6); ++k)
+        c[k0 + k] = {m.joint_names[b] + "." + (positions ? ffq[k] : ffv[k]),
+                     positions ? (k < 3 ? "m" : "1") : (k < 3 ? "m/s" : "rad/s")};
+    } else if (k0 >= 0 && k0 < int(c.size())) {
+      c[k0] = {m.joint_names[b], positions ? (revolute ? "rad" : "m") : (revolute ? "rad/s" : "m/s")};
+    }
+  }
+  return c;
+}
+
+}  // namespace
 
 std::vector<Column> columns(const Study& st) {
   const Layout L = layout(st);
   std::vector<Column> c(L.total);
   for (int r = 0; r < L.m_u; ++r) c[L.e + r] = {"e." + st.contact_names[L.m_b + r], "1"};
+  if (L.mu >= 0)
+    for (int r = 0; r < L.m_u; ++r) c[L.mu + r] = {"mu." + st.contact_names[L.m_b + r], "1"};
+  std::vector<Column> vel, pos;
   if (st.model) {
-    const model::Model& m = *st.model;
-    static const char* ff[6] = {"vx", "vy", "vz", "wx", "wy", "wz"};
-    for (int b = 0; b < m.nbodies(); ++b) {
-      const auto t = model::JointType(m.joint_type[b]);
-      const int k0 = m.idx_v[b];
-      if (t == model::JointType::free_flyer) {
-        for (int k = 0; k < 6; ++k)
-          c[L.qdot_plus + k0 + k] = {"qdot_plus." + m.joint_names[b] + "." + ff[k], k < 3 ? "m/s" : "rad/s"};
-      } else {
-        c[L.qdot_plus + k0] = {"qdot_plus." + m.joint_names[b], t == model::JointType::revolute ? "rad/s" : "m/s"};
-      }
-    }
+    vel = coordinates(*st.model, false);
+    pos = coordinates(*st.model, true);
   } else {
-    for (int k = 0; k < L.n; ++k) c[L.qdot_plus + k] = {"qdot_plus." + std::to_string(k + 1), "generalized"};
+    for (int k = 0; k < L.n; ++k) {
+      vel.push_back({std::to_string(k + 1), "generalized"});
+      pos.push_back({std::to_string(k + 1), "generalized"});
+    }
   }
+  const std::string energy = st.model ? "J" : "generalized";
+  if (st.trajectory) {
+    c[L.impacts] = {"impacts", "1"};
+    c[L.last_impact_time] = {"last_impact_time", "s"};
+    for (int k = 0; k < L.nq; ++k) c[L.q_T + k] = {"q_T." + pos[k].name, pos[k].unit};
+    for (int k = 0; k < L.n; ++k) c[L.qdot_T + k] = {"qdot_T." + vel[k].name, vel[k].unit};
+    c[L.kinetic_energy_T] = {"kinetic_energy_T", energy};
+    c[L.energy_ratio_T] = {"energy_ratio_T", "1"};
+    return c;
+  }
+  for (int k = 0; k < L.n; ++k) c[L.qdot_plus + k] = {"qdot_plus." + vel[k].name, vel[k].unit};
   c[L.qdot_plus_norm] = {"qdot_plus_norm", "generalized"};
   for (int r = 0; r < L.m_b + L.m_u; ++r) c[L.impulse + r] = {"impulse." + st.contact_names[r], st.model ? "N s" : "generalized"};
+  if (L.tangential_impulse >= 0)
+    for (int r = 0; r < L.m_u; ++r)
+      c[L.tangential_impulse + r] = {"tangential_impulse." + st.contact_names[L.m_b + r], st.model ? "N s" : "generalized"};
   for (int r = 0; r < L.m_u; ++r)
     c[L.separation + r] = {"separation_velocity." + st.contact_names[L.m_b + r], st.model ? "m/s" : "generalized"};
   c[L.energy_ratio] = {"energy_ratio", "1"};
@@ -130,6 +234,16 @@ std::vector<Column> columns(const Study& st) {
   return c;
 }
 
+void draw_friction(const Study& st, std::uint64_t first, std::size_t count, ChunkBuffers& buf, const Batch<double>* batch) {
+  const int m_u = int(st.friction.size());
+  buf.mu.resize(count * std::size_t(m_u));
+  for (std::size_t s = 0; s < count; ++s)
+    for (int r = 0; r < m_u; ++r) {
+      const double vn = batch ? batch->A_u_of(s).row(r).dot(batch->qdot_of(s)) : 0.0;
+      buf.mu[s * m_u + r] = draw(st.friction[r], uniform01(st.seed, Stream::friction, first + s, r), -vn);
+    }
+}
+
 void run_samples(const Study& st, std::uint64_t first, std::size_t count, int threads, SampleTable& out) {
   ChunkBuffers buffers;
   run_samples(st, first, count, threads, out, buffers);
@@ -137,15 +251,20 @@ void run_samples(const Study& st, std::uint64_t first, std::size_t count, int th
 
 void run_samples(const Study& st, std::uint64_t first, std::size_t count, int threads, SampleTable& out,
                  ChunkBuffers& buf) {
+  if (st.trajectory) return run_trajectories(st, first, count, threads, out, buf);
   const Layout L = layout(st);
   build_batch(st, first, count, threads, buf);
   const Batch<double>& batch = buf.batch;
   const RowMat<double>& Q = buf.Q;
   const std::vector<Status>& model_status = buf.status;
   ImpactResults<double>& res = buf.results;
-  RunOptions run;
-  run.threads = threads;
-  solve_impact(batch, res, run);
+  if (st.friction.empty()) {
+    RunOptions run;
+    run.threads = threads;
+    solve_impact(batch, res, run);
+  } else {
+    solve_frictional(st, first, count, threads, buf);
+  }
 
   out.first = first;
   out.count = count;
@@ -180,6 +299,8 @@ void run_samples(const Study& st, std::uint64_t first, std::size_t count, int th
       if (!have_scratch) continue;  // the guard rethrows after the region
       auto row = out.values.row(s);
       for (int r = 0; r < L.m_u; ++r) row(L.e + r) = batch.e[s * L.m_u + r];
+      if (L.mu >= 0)
+        for (int r = 0; r < L.m_u; ++r) row(L.mu + r) = buf.mu[s * L.m_u + r];
       const Status status = model_status[s] != Status::ok ? model_status[s] : res.status[s];
       out.status[s] = status;
       if (status != Status::ok) continue;
@@ -188,6 +309,8 @@ void run_samples(const Study& st, std::uint64_t first, std::size_t count, int th
       for (int k = 0; k < n; ++k) row(L.qdot_plus + k) = vp(k);
       row(L.qdot_plus_norm) = vp.norm();
       for (int r = 0; r < m; ++r) row(L.impulse + r) = lambda(r);
+      if (L.tangential_impulse >= 0)
+        for (int r = 0; r < L.m_u; ++r) row(L.tangential_impulse + r) = buf.tangential[s * L.m_u + r];
       const ConstMatMap<double> A_u(batch.A_u.data() + s * L.m_u * n, L.m_u, n);
       for (int r = 0; r < L.m_u; ++r) {
         row(L.separation + r) = A_u.row(r).dot(vp);

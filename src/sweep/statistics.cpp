@@ -21,6 +21,14 @@ namespace {
 using json = nlohmann::ordered_json;
 using Sketch = datasketches::kll_sketch<double>;
 
+// The number of Status values: every value up to the first that status_reason does not name
+// (core/status.hpp names each one), so a status added to the core gets its slot.
+int status_kinds() {
+  int k = 0;
+  while (std::strcmp(status_reason(Status(k)), "unknown status") != 0) ++k;
+  return k;
+}
+
 std::uint64_t splitmix(std::uint64_t x) {
   x += 0x9e3779b97f4a7c15ULL;
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -175,6 +183,8 @@ struct Statistics::Impl {
   std::vector<std::uint64_t> status_count;  // by Status value
   std::uint64_t energy_consistent = 0;
   std::vector<std::uint64_t> candidate, released;
+  bool trajectory = false;
+  std::uint64_t at_rest = 0;  // trajectory samples
 };
 
 Statistics::Statistics(const Study& study, std::vector<std::pair<double, double>> ranges, std::uint64_t begin)
@@ -184,6 +194,7 @@ Statistics::Statistics(const Study& study, std::vector<std::pair<double, double>
   s.L = layout(study);
   s.quantiles = study.quantiles;
   s.law = study.law;
+  s.trajectory = study.trajectory.has_value();
   s.contact_names = study.contact_names;
   if (ranges.size() != s.cols.size()) throw std::invalid_argument("Statistics: one histogram range per column");
   if (begin % kBlock != 0) throw std::invalid_argument("Statistics: a range must begin on a block boundary");
@@ -198,7 +209,7 @@ Statistics::Statistics(const Study& study, std::vector<std::pair<double, double>
     o.open.reserve(kBlock);
   }
   s.begin = s.end = begin;
-  s.status_count.assign(int(Status::not_solved) + 1, 0);  // one slot per Status value
+  s.status_count.assign(status_kinds(), 0);  // one slot per Status value
   s.candidate.assign(s.L.m_u, 0);
   s.released.assign(s.L.m_u, 0);
 }
@@ -228,6 +239,7 @@ void Statistics::add(const SampleTable& t, int threads) {
   for (std::size_t r = 0; r < t.count; ++r) {
     ++s.status_count[int(t.status[r])];
     s.energy_consistent += t.status[r] == Status::ok && t.energy_consistent[r];
+    if (s.trajectory) s.at_rest += t.status[r] == Status::ok && t.at_rest[r];
     for (int k = 0; k < s.L.m_u; ++k) {
       s.candidate[k] += t.candidate[r * s.L.m_u + k];
       s.released[k] += t.released[r * s.L.m_u + k];
@@ -251,6 +263,7 @@ std::vector<std::uint8_t> Statistics::serialize() const {
   w.put(s.end);
   for (auto v : s.status_count) w.put(v);
   w.put(s.energy_consistent);
+  w.put(s.at_rest);
   for (auto v : s.candidate) w.put(v);
   for (auto v : s.released) w.put(v);
   for (const Output& o : s.outputs) {
@@ -276,6 +289,7 @@ void Statistics::merge(const std::vector<std::uint8_t>& next) {
     throw std::invalid_argument("Statistics::merge: the next range must start where this one ends, on a block boundary");
   for (auto& v : s.status_count) v += r.get<std::uint64_t>();
   s.energy_consistent += r.get<std::uint64_t>();
+  s.at_rest += r.get<std::uint64_t>();
   for (auto& v : s.candidate) v += r.get<std::uint64_t>();
   for (auto& v : s.released) v += r.get<std::uint64_t>();
   for (Output& o : s.outputs) {
@@ -307,25 +321,29 @@ json Statistics::to_json() const {
   for (std::size_t k = 0; k < s.status_count.size(); ++k)
     if (s.status_count[k] > 0) status[status_reason(Status(k))] = s.status_count[k];
   counts["status"] = status;
-  counts["energy_consistent"] = {{"count", s.energy_consistent},
-                                 {"fraction", ok > 0 ? double(s.energy_consistent) / double(ok) : 0.0}};
-  json released = json::object();
-  std::uint64_t cand_all = 0, rel_all = 0;
-  for (int k = 0; k < s.L.m_u; ++k) {
-    released[s.contact_names[s.L.m_b + k]] = {
-        {"candidate", s.candidate[k]},
-        {"released", s.released[k]},
-        {"fraction", s.candidate[k] > 0 ? double(s.released[k]) / double(s.candidate[k]) : 0.0}};
-    cand_all += s.candidate[k];
-    rel_all += s.released[k];
+  if (s.trajectory) {
+    counts["at_rest"] = {{"count", s.at_rest}, {"fraction", ok > 0 ? double(s.at_rest) / double(ok) : 0.0}};
+  } else {  // impact samples: energy-consistent, per contact candidate and released
+    counts["energy_consistent"] = {{"count", s.energy_consistent},
+                                   {"fraction", ok > 0 ? double(s.energy_consistent) / double(ok) : 0.0}};
+    json released = json::object();
+    std::uint64_t cand_all = 0, rel_all = 0;
+    for (int k = 0; k < s.L.m_u; ++k) {
+      released[s.contact_names[s.L.m_b + k]] = {
+          {"candidate", s.candidate[k]},
+          {"released", s.released[k]},
+          {"fraction", s.candidate[k] > 0 ? double(s.released[k]) / double(s.candidate[k]) : 0.0}};
+      cand_all += s.candidate[k];
+      rel_all += s.released[k];
+    }
+    released["all"] = {{"candidate", cand_all},
+                       {"released", rel_all},
+                       {"fraction", cand_all > 0 ? double(rel_all) / double(cand_all) : 0.0}};
+    counts["released"] = released;
+    counts["released_means"] = s.law == Law::complementarity
+                                   ? "candidate rows left without impulse by the complementarity law"
+                                   : "candidate rows whose projection-law impulse pulls (lambda < 0): the complementarity law would release them";
   }
-  released["all"] = {{"candidate", cand_all},
-                     {"released", rel_all},
-                     {"fraction", cand_all > 0 ? double(rel_all) / double(cand_all) : 0.0}};
-  counts["released"] = released;
-  counts["released_means"] = s.law == Law::complementarity
-                                 ? "candidate rows left without impulse by the complementarity law"
-                                 : "candidate rows whose projection-law impulse pulls (lambda < 0): the complementarity law would release them";
 
   json outputs = json::object();
   for (const Output& o : s.outputs) {

@@ -1,4 +1,5 @@
 // sweep/study.cpp: the study file (docs/sweep.md "The study file") into a Study.
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -77,22 +78,72 @@ void read_scenario(Study& s, const json& mech) {
   s.closed_gaps = false;  // the scenario's own gaps
 }
 
-void read_restitution(Study& s, const json& j, int n_bilateral, int m_u) {
-  s.restitution.assign(m_u, Distribution{});
+// Per-contact coefficients (restitution e or friction mu): one distribution for every contact, or
+// {"default": ..., "<contact>": ...}.
+std::vector<Distribution> read_coefficients(const Study& s, const json& j, int n_bilateral, int m_u, Coefficient which) {
+  const std::string key = which == Coefficient::restitution ? "restitution" : "friction";
+  std::vector<Distribution> d(m_u, Distribution{});
   if (!j.is_object() || j.contains("dist")) {  // one distribution for every contact
-    for (auto& d : s.restitution) d = parse_restitution(j, "restitution");
-    return;
+    for (auto& x : d) x = parse_coefficient(j, key, which);
+    return d;
   }
   if (j.contains("default"))
-    for (auto& d : s.restitution) d = parse_restitution(j["default"], "restitution.default");
+    for (auto& x : d) x = parse_coefficient(j["default"], key + ".default", which);
   for (auto it = j.begin(); it != j.end(); ++it) {
     if (it.key() == "default") continue;
     int row = -1;
     for (int r = 0; r < m_u; ++r)
       if (s.contact_names[n_bilateral + r] == it.key()) row = r;
-    if (row < 0) throw std::invalid_argument("restitution: '" + it.key() + "' is not a unilateral contact of the mechanism");
-    s.restitution[row] = parse_restitution(it.value(), "restitution." + it.key());
+    if (row < 0) throw std::invalid_argument(key + ": '" + it.key() + "' is not a unilateral contact of the mechanism");
+    d[row] = parse_coefficient(it.value(), key + "." + it.key(), which);
   }
+  return d;
+}
+
+double positive(const json& t, const char* key, double fallback, bool required) {
+  auto it = t.find(key);
+  if (it == t.end()) {
+    if (required) throw std::invalid_argument(std::string("trajectory: missing '") + key + "'");
+    return fallback;
+  }
+  if (!it->is_number() || !(it->get<double>() > 0) || !std::isfinite(it->get<double>()))
+    throw std::invalid_argument(std::string("trajectory: '") + key + "' must be a positive number");
+  return it->get<double>();
+}
+
+// "trajectory": {"T", "dt", "integrator", ...} (docs/sweep.md "Trajectory samples"): the options
+// of `obliq simulate` under the same names.
+Trajectory read_trajectory(const json& t, Law law) {
+  if (!t.is_object()) throw std::invalid_argument("trajectory: must be an object");
+  static const char* known[] = {"T", "dt", "integrator", "theta", "gamma", "max_step", "zeno_velocity",
+                                "max_impacts", "rest_energy"};
+  for (auto it = t.begin(); it != t.end(); ++it)
+    if (std::find_if(std::begin(known), std::end(known), [&](const char* k) { return it.key() == k; }) == std::end(known))
+      throw std::invalid_argument("trajectory: unknown key '" + it.key() + "'");
+  Trajectory tr;
+  const double T = positive(t, "T", 0, true);
+  tr.dt = positive(t, "dt", 0, true);
+  const double steps = std::round(T / tr.dt);
+  if (!(steps >= 1 && steps <= 1e9) || std::abs(steps * tr.dt - T) > 1e-9 * T)
+    throw std::invalid_argument("trajectory: 'T' must be a whole number (1 to 1e9) of steps 'dt'");
+  tr.steps = long(steps);
+  const std::string integrator = t.value("integrator", std::string("event"));
+  if (integrator != "event" && integrator != "moreau")
+    throw std::invalid_argument("trajectory: 'integrator' is event (event-driven) or moreau (Moreau-Jean)");
+  tr.sim.integrator = integrator == "event" ? sim::Integrator::event_driven : sim::Integrator::moreau_jean;
+  tr.sim.law = law;
+  tr.sim.theta = t.value("theta", tr.sim.theta);
+  tr.sim.gamma = t.value("gamma", tr.sim.gamma);
+  if (!(tr.sim.theta >= 0 && tr.sim.theta <= 1) || !(tr.sim.gamma >= 0 && tr.sim.gamma <= 1))
+    throw std::invalid_argument("trajectory: 'theta' and 'gamma' must lie in [0, 1]");
+  tr.sim.max_step = t.contains("max_step") ? positive(t, "max_step", 0, true) : 0.0;
+  tr.sim.zeno_velocity = t.value("zeno_velocity", 0.0);
+  if (!(tr.sim.zeno_velocity >= 0 && std::isfinite(tr.sim.zeno_velocity)))
+    throw std::invalid_argument("trajectory: 'zeno_velocity' must be >= 0");
+  tr.sim.max_impacts = t.value("max_impacts", tr.sim.max_impacts);
+  if (tr.sim.max_impacts < 0) throw std::invalid_argument("trajectory: 'max_impacts' must be >= 0");
+  tr.rest_energy = t.contains("rest_energy") ? positive(t, "rest_energy", 0, true) : tr.rest_energy;
+  return tr;
 }
 
 void read_collect(Study& s, const json& c) {
@@ -148,7 +199,28 @@ Study parse_study(const json& j, const std::string& base_dir) {
     const int nv = int(s.qdot.size());
     const int nb = s.model ? s.model->n_bilateral : int(s.scenario->A_b.rows());
     const int mu = int(s.contact_names.size()) - nb;
-    read_restitution(s, j.contains("restitution") ? j["restitution"] : json(0.0), nb, mu);
+    s.restitution = read_coefficients(s, j.contains("restitution") ? j["restitution"] : json(0.0), nb, mu,
+                                      Coefficient::restitution);
+    if (j.contains("friction")) {
+      if (!s.model) throw std::invalid_argument("friction: needs a model (tangent rows from its contact frames)");
+      s.friction = read_coefficients(s, j["friction"], nb, mu, Coefficient::friction);
+    }
+    const std::string formulation = j.value("friction_formulation", std::string("cone"));
+    if (formulation != "cone" && formulation != "pyramid")
+      throw std::invalid_argument("study: 'friction_formulation' is cone or pyramid");
+    s.friction_formulation = formulation == "cone" ? friction::Formulation::cone : friction::Formulation::pyramid;
+    s.facets = j.value("facets", s.facets);
+    if (s.facets < 3 || s.facets > 64) throw std::invalid_argument("study: 'facets' must be in 3..64");
+    if (j.contains("trajectory")) {
+      s.trajectory = read_trajectory(j["trajectory"], s.law);
+      s.trajectory->sim.friction = s.friction_formulation;
+      s.trajectory->sim.facets = s.facets;
+      for (const auto* group : {&s.restitution, &s.friction})
+        for (const Distribution& d : *group)
+          if (d.kind == Distribution::Kind::power_law)
+            throw std::invalid_argument("trajectory: a power_law e(v) needs impact samples (a trajectory keeps one "
+                                        "coefficient per contact)");
+    }
     s.dq.assign(nv, Distribution{});
     s.dqdot.assign(nv, Distribution{});
     if (j.contains("perturb")) {
@@ -162,6 +234,7 @@ Study parse_study(const json& j, const std::string& base_dir) {
     }
     if (j.contains("collect")) read_collect(s, j["collect"]);
     else s.joint_impulses = s.model.has_value();
+    if (s.trajectory) s.joint_impulses = false;  // an impact's output
   } catch (const nlohmann::json::exception& e) {
     throw std::invalid_argument(std::string("study: a key has the wrong type (") + e.what() + ")");
   }

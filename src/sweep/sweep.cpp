@@ -94,6 +94,15 @@ json summary(const Study& st, const Result& result, const json& run_info) {
   j["samples_done"] = result.end - result.begin;
   j["partial"] = result.partial || result.end - result.begin < st.samples;
   j["law"] = law_name(st.law);
+  j["sample_kind"] = st.trajectory ? "trajectory" : "impact";
+  if (st.trajectory) {
+    const Trajectory& tr = *st.trajectory;
+    j["trajectory"] = {{"integrator", tr.sim.integrator == sim::Integrator::event_driven ? "event" : "moreau"},
+                       {"dt", tr.dt},
+                       {"steps", tr.steps},
+                       {"T", tr.dt * double(tr.steps)},
+                       {"rest_energy", tr.rest_energy}};
+  }
   const json stats = result.stats->to_json();
   for (auto it = stats.begin(); it != stats.end(); ++it) j[it.key()] = it.value();
   j["run"] = run_info;
@@ -114,8 +123,12 @@ std::string summary_text(const json& s) {
   }
   out << "\n  status:";
   for (auto it = c["status"].begin(); it != c["status"].end(); ++it) out << "  " << it.key() << " " << it.value();
-  std::snprintf(line, sizeof line, "\n  energy-consistent: %.4f of ok samples;  released contacts: %.4f of candidates\n",
-                c["energy_consistent"]["fraction"].get<double>(), c["released"]["all"]["fraction"].get<double>());
+  if (c.contains("at_rest"))
+    std::snprintf(line, sizeof line, "\n  at rest at T = %g s: %.4f of ok samples\n", s["trajectory"]["T"].get<double>(),
+                  c["at_rest"]["fraction"].get<double>());
+  else
+    std::snprintf(line, sizeof line, "\n  energy-consistent: %.4f of ok samples;  released contacts: %.4f of candidates\n",
+                  c["energy_consistent"]["fraction"].get<double>(), c["released"]["all"]["fraction"].get<double>());
   out << line;
   std::snprintf(line, sizeof line, "  %-36s %-7s %11s %11s %11s %11s %11s\n", "output", "unit", "mean", "sd", "p5",
                 "median", "p95");

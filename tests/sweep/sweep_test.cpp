@@ -51,14 +51,14 @@ TEST(SweepRandom, DistributionsMatchTheirMoments) {
   };
   const int n = 100000;
   for (const auto& c : cases) {
-    const Distribution d = parse_restitution(json::parse(c.spec), "test");
+    const Distribution d = parse_coefficient(json::parse(c.spec), "test", Coefficient::restitution);
     double sum = 0;
     for (int i = 0; i < n; ++i) sum += draw(d, uniform01(3, Stream::restitution, i, 0));
     EXPECT_NEAR(sum / n, c.mean, 5 * c.sd / std::sqrt(double(n)) + 1e-12) << c.spec;  // + summation round-off
   }
   // Truncated normal: every value in [low, high]; symmetric truncation keeps the mean.
-  const Distribution tn = parse_restitution(json::parse(R"({"dist": "truncated_normal", "mean": 0.5, "sd": 0.3,
-                                                            "low": 0.2, "high": 0.8})"), "test");
+  const Distribution tn = parse_coefficient(json::parse(R"({"dist": "truncated_normal", "mean": 0.5, "sd": 0.3,
+                                                            "low": 0.2, "high": 0.8})"), "test", Coefficient::restitution);
   double sum = 0;
   for (int i = 0; i < n; ++i) {
     const double x = draw(tn, uniform01(4, Stream::restitution, i, 0));
@@ -68,13 +68,13 @@ TEST(SweepRandom, DistributionsMatchTheirMoments) {
   }
   EXPECT_NEAR(sum / n, 0.5, 5 * 0.3 / std::sqrt(double(n)));
   // Power law e(v) = e0 (v / v0)^-p, clamped.
-  const Distribution pl = parse_restitution(json::parse(R"({"dist": "power_law", "e0": 0.5, "v0": 1, "exponent": 0.25,
-                                                            "high": 0.9})"), "test");
+  const Distribution pl = parse_coefficient(json::parse(R"({"dist": "power_law", "e0": 0.5, "v0": 1, "exponent": 0.25,
+                                                            "high": 0.9})"), "test", Coefficient::restitution);
   EXPECT_DOUBLE_EQ(draw(pl, 0.3, 16.0), 0.25);
   EXPECT_DOUBLE_EQ(draw(pl, 0.3, 1e-8), 0.9);
-  EXPECT_THROW(parse_restitution(json::parse(R"({"dist": "uniform", "low": 0.2, "high": 1.5})"), "t"),
+  EXPECT_THROW(parse_coefficient(json::parse(R"({"dist": "uniform", "low": 0.2, "high": 1.5})"), "t", Coefficient::restitution),
                std::invalid_argument);
-  EXPECT_THROW(parse_restitution(json::parse(R"({"dist": "gamma"})"), "t"), std::invalid_argument);
+  EXPECT_THROW(parse_coefficient(json::parse(R"({"dist": "gamma"})"), "t", Coefficient::restitution), std::invalid_argument);
 }
 
 // A ball falling at 2 m/s: separation velocity = 2 e exactly, energy ratio = e^2 (no tangential
