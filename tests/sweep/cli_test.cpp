@@ -6,9 +6,11 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
@@ -89,6 +91,102 @@ TEST(SweepCli, EveryExampleRunsAndWritesItsFiles) {
     while (std::getline(csv, line)) ++lines;
     EXPECT_EQ(lines, 1 + 1000) << name;
   }
+}
+
+TEST(SweepCli, TrajectoryExampleRunsAndWritesItsFiles) {
+  const std::string study = small_copy("bouncing_ball.json", 1500);
+  const fs::path dir = scratch() / "bouncing_ball.out";
+  std::string text;
+  ASSERT_EQ(obliq("sweep " + quote(study) + " -o " + quote(dir.string()), &text), 0) << text;
+  EXPECT_NE(text.find("at rest at T"), std::string::npos) << text;
+  const json s = summary(dir);
+  EXPECT_EQ(s["sample_kind"], "trajectory");
+  EXPECT_EQ(s["counts"]["status"]["ok"].get<std::uint64_t>(), 1500u) << s["counts"].dump();
+  for (const char* f : {"rows.csv", "rows.h5", "energy_ratio_T.png", "impacts.png", "e_vs_impacts.png"})
+    EXPECT_GT(fs::file_size(dir / f), 100u) << f;
+}
+
+// The numbers of a CSV row by column name (the sweep's rows.csv: header, then sample 0).
+std::map<std::string, double> first_row(const fs::path& csv) {
+  std::ifstream in(csv);
+  std::string head, row;
+  std::getline(in, head);
+  std::getline(in, row);
+  std::map<std::string, double> m;
+  std::stringstream hs(head), rs(row);
+  std::string name, cell;
+  while (std::getline(hs, name, ',') && std::getline(rs, cell, ','))
+    if (name != "status") m[name] = cell.empty() ? NAN : std::stod(cell);
+  return m;
+}
+
+json last_json_line(const std::string& text) {
+  std::stringstream in(text);
+  std::string line, last;
+  while (std::getline(in, line))
+    if (!line.empty() && line[0] == '{') last = line;
+  return json::parse(last);
+}
+
+// A fixed mu in a study reproduces `obliq model --impact --mu` exactly (the same frictional
+// impact of the core on the same scenario), written with %.17g on both sides.
+TEST(SweepCli, FixedMuReproducesModelImpact) {
+  const fs::path study = scratch() / "block_mu.json", dir = scratch() / "block_mu.out";
+  std::ofstream(study) << R"({"mechanism": {"model": "block", "q": [0, 0.2, 0], "qdot": [0.2, -0.1, 1.0], "gaps": "model"},
+    "samples": 1, "seed": 1, "restitution": 0.3, "friction": 0.5,
+    "collect": {"rows": 1, "rows_format": ["csv"], "plots": false}})";
+  ASSERT_EQ(obliq("sweep " + quote(study.string()) + " -o " + quote(dir.string()) + " --quiet"), 0);
+  const fs::path state = scratch() / "block_state.jsonl";
+  std::ofstream(state) << R"({"id": 1, "q": [0, 0.2, 0], "qdot": [0.2, -0.1, 1.0]})" << "\n";
+  std::string text;
+  ASSERT_EQ(obliq("model block --state " + quote(state.string()) + " --impact --e 0.3 --mu 0.5", &text), 0) << text;
+  const json m = last_json_line(text);
+  const auto row = first_row(dir / "rows.csv");
+  const char* coord[3] = {"x", "z", "pitch"};
+  for (int k = 0; k < 3; ++k)
+    EXPECT_EQ(row.at(std::string("qdot_plus.") + coord[k]), m["qdot_plus"][k].get<double>()) << coord[k];
+  int r = 0;  // impulse.<contact> columns in contact order (std::map: by name; the block's are
+              // named so that name order is contact order, checked by the count below)
+  for (const auto& [name, value] : row)
+    if (name.rfind("impulse.", 0) == 0) EXPECT_EQ(value, m["lambda"][r++].get<double>()) << name;
+  EXPECT_EQ(r, 2);
+  r = 0;
+  for (const auto& [name, value] : row)
+    if (name.rfind("tangential_impulse.", 0) == 0) {
+      const double t1 = m["lambda_t"][2 * r].get<double>(), t2 = m["lambda_t"][2 * r + 1].get<double>();
+      EXPECT_EQ(value, std::sqrt(t1 * t1 + t2 * t2)) << name;
+      ++r;
+    }
+  EXPECT_EQ(r, 2);
+  EXPECT_GT(row.at("energy_ratio"), 0.0);
+}
+
+// A fixed mu and e in a trajectory study reproduce `obliq simulate --mu --e` exactly: the same
+// Simulator on the same state.
+TEST(SweepCli, FixedMuReproducesSimulate) {
+  const fs::path study = scratch() / "ball_mu.json", dir = scratch() / "ball_mu.out";
+  std::ofstream(study) << R"({"mechanism": {"model": "ball", "q": [0, 0, 0.5], "qdot": [1.0, 0.3, -1.0]},
+    "samples": 1, "seed": 1, "restitution": 0.4, "friction": 0.3,
+    "trajectory": {"integrator": "event", "T": 1.0, "dt": 0.1},
+    "collect": {"rows": 1, "rows_format": ["csv"], "plots": false}})";
+  ASSERT_EQ(obliq("sweep " + quote(study.string()) + " -o " + quote(dir.string()) + " --quiet"), 0);
+  const fs::path state = scratch() / "ball_state.jsonl";
+  std::ofstream(state) << R"({"id": 1, "q": [0, 0, 0.5], "qdot": [1.0, 0.3, -1.0]})" << "\n";
+  std::string text;
+  ASSERT_EQ(obliq("simulate ball --state " + quote(state.string()) +
+                  " --dt 0.1 --steps 10 --integrator event --e 0.4 --mu 0.3 --quiet", &text), 0) << text;
+  const json m = last_json_line(text);
+  ASSERT_NEAR(m["t"].get<double>(), 1.0, 1e-12);
+  const auto row = first_row(dir / "rows.csv");
+  const char* coord[3] = {"x", "y", "z"};
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_EQ(row.at(std::string("q_T.") + coord[k]), m["q"][k].get<double>()) << coord[k];
+    EXPECT_EQ(row.at(std::string("qdot_T.") + coord[k]), m["qdot"][k].get<double>()) << coord[k];
+  }
+  EXPECT_EQ(row.at("impacts"), m["impacts"].get<double>());
+  EXPECT_EQ(row.at("kinetic_energy_T"), m["kinetic_energy"].get<double>());
+  EXPECT_GT(row.at("impacts"), 1.0);
+  EXPECT_NE(row.at("qdot_T.x"), 1.0);  // friction acted
 }
 
 TEST(SweepCli, SameSummaryForThreadsAndChunks) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <fstream>
 
 #include "obliq/sweep.hpp"
@@ -127,6 +128,72 @@ TEST(SweepRun, FootIdenticalAcrossThreadsChunksAndShards) {
   EXPECT_EQ(s["counts"]["status"]["ok"].get<std::uint64_t>(), st.samples);
   EXPECT_LE(s["outputs"]["energy_ratio"]["max"].get<double>(), 1.0 + 1e-12);
   EXPECT_EQ(s["outputs"]["energy_ratio"]["count"].get<std::uint64_t>(), st.samples);
+}
+
+// mu = 0 drawn for every contact goes through the core's frictional impact (obliq::impact with
+// a Friction) and must reproduce the frictionless batch solve bit for bit, output by output.
+TEST(SweepFriction, ZeroMuReproducesTheFrictionlessSweepBitForBit) {
+  std::ifstream in(std::string(OBLIQ_SOURCE_DIR) + "/tests/sweep/data/foot_small.json");
+  json j = json::parse(in);
+  j["samples"] = std::uint64_t(1500);
+  const Study plain = parse_study(j, ".");
+  j["friction"] = 0.0;
+  const Study zero = parse_study(j, ".");
+  SampleTable a, b;
+  run_samples(plain, 0, 1500, 2, a);
+  run_samples(zero, 0, 1500, 2, b);
+  const std::vector<Column> ca = columns(plain), cb = columns(zero);
+  ASSERT_EQ(cb.size(), ca.size() + 2 * 4);  // mu and tangential_impulse per toe/heel contact
+  int compared = 0;
+  for (std::size_t c = 0; c < ca.size(); ++c) {
+    std::size_t k = 0;
+    while (k < cb.size() && cb[k].name != ca[c].name) ++k;
+    ASSERT_LT(k, cb.size()) << ca[c].name;
+    for (std::size_t s = 0; s < a.count; ++s) {
+      const double x = a.values(s, c), y = b.values(s, k);
+      ASSERT_TRUE(std::memcmp(&x, &y, sizeof x) == 0) << ca[c].name << " sample " << s << ": " << x << " vs " << y;
+    }
+    ++compared;
+  }
+  EXPECT_EQ(a.status, b.status);
+  EXPECT_EQ(a.energy_consistent, b.energy_consistent);
+  EXPECT_EQ(a.released, b.released);
+  EXPECT_GT(compared, 30);
+  const Layout L = layout(zero);
+  for (std::size_t s = 0; s < b.count; ++s)
+    if (b.status[s] == Status::ok)
+      for (int r = 0; r < L.m_u; ++r) ASSERT_EQ(b.values(s, L.tangential_impulse + r), 0.0);
+}
+
+// Friction draws: each contact's mu from its own distribution (the kinds of e), mu >= 0.
+TEST(SweepFriction, MuDrawsFollowTheirDistributions) {
+  const Study st = study(R"({"mechanism": {"model": "block", "q": [0, 0.2, 0], "qdot": [0.5, -1.0, 0.0]},
+                             "samples": 4000, "seed": 8, "restitution": 0.2,
+                             "friction": {"corner_left": {"dist": "uniform", "low": 0.2, "high": 0.8},
+                                          "corner_right": {"dist": "truncated_normal", "mean": 0.1, "sd": 0.3}}})");
+  SampleTable t;
+  run_samples(st, 0, 4000, 2, t);
+  const Layout L = layout(st);
+  double sum = 0, slid = 0;
+  for (std::size_t s = 0; s < t.count; ++s) {
+    ASSERT_EQ(t.status[s], Status::ok);
+    const double a = t.values(s, L.mu), b = t.values(s, L.mu + 1);
+    ASSERT_GE(a, 0.2);
+    ASSERT_LE(a, 0.8);
+    ASSERT_GE(b, 0.0);
+    sum += a;
+    // The block lands flat moving sideways at 0.5 m/s, 1 m/s down: the floor's tangential impulse
+    // is at most mu times the normal one at each corner (Coulomb), and some is there.
+    for (int r = 0; r < 2; ++r) {
+      const double lt = t.values(s, L.tangential_impulse + r), ln = t.values(s, L.impulse + r);
+      ASSERT_LE(lt, t.values(s, L.mu + r) * ln * (1 + 1e-9) + 1e-12);
+      slid += lt;
+    }
+  }
+  EXPECT_NEAR(sum / 4000, 0.5, 5 * 0.6 / std::sqrt(12.0 * 4000));
+  EXPECT_GT(slid, 0.0);
+  EXPECT_THROW(study(R"({"mechanism": {"model": "ball", "q": [0, 0, 1], "qdot": [0, 0, 0]}, "samples": 1, "seed": 1,
+                          "friction": -0.1})"), std::invalid_argument);
 }
 
 TEST(SweepStudy, BadStudiesAreNamed) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 
 #include "obliq/sweep.hpp"
 #include "sweep/samples.hpp"
@@ -143,6 +144,32 @@ TEST(SweepTrajectory, IdenticalAcrossThreadsChunksAndShards) {
   EXPECT_EQ(s["counts"]["status"]["ok"].get<std::uint64_t>(), st.samples);
   EXPECT_GT(s["counts"]["at_rest"]["count"].get<std::uint64_t>(), 0u);
   EXPECT_EQ(s["outputs"]["mu.ball_bottom"]["count"].get<std::uint64_t>(), st.samples);
+}
+
+// mu = 0 in a trajectory study is the frictionless Simulator, bit for bit (the Simulator takes its
+// frictional path only for a mu that is not exactly 0).
+TEST(SweepTrajectory, ZeroMuIsTheFrictionlessTrajectoryBitForBit) {
+  const std::string base = R"("mechanism": {"model": "ball", "q": [0, 0, 0.6], "qdot": [0.5, 0, -1.0]}, "samples": 300,
+    "seed": 77, "restitution": {"dist": "uniform", "low": 0.2, "high": 0.7},
+    "perturb": {"qdot": {"dist": "normal", "sd": [0.1, 0.1, 0.2]}},
+    "trajectory": {"integrator": "event", "T": 0.6, "dt": 0.2, "zeno_velocity": 0.05})";
+  const Study plain = study("{" + base + "}"), zero = study("{" + base + R"(, "friction": 0})");
+  SampleTable a, b;
+  run_samples(plain, 0, 300, 2, a);
+  run_samples(zero, 0, 300, 2, b);
+  const std::vector<Column> ca = columns(plain), cb = columns(zero);
+  ASSERT_EQ(cb.size(), ca.size() + 1);  // mu.ball_bottom
+  for (std::size_t c = 0; c < ca.size(); ++c) {
+    std::size_t k = 0;
+    while (k < cb.size() && cb[k].name != ca[c].name) ++k;
+    ASSERT_LT(k, cb.size()) << ca[c].name;
+    for (std::size_t s = 0; s < a.count; ++s) {
+      const double x = a.values(s, c), y = b.values(s, k);
+      ASSERT_TRUE(std::memcmp(&x, &y, sizeof x) == 0) << ca[c].name << " sample " << s << ": " << x << " vs " << y;
+    }
+  }
+  EXPECT_EQ(a.status, b.status);
+  EXPECT_EQ(a.at_rest, b.at_rest);
 }
 
 TEST(SweepTrajectory, BadTrajectoriesAreNamed) {
