@@ -11,18 +11,17 @@
 #include "sweep/random.hpp"
 #include "sweep/samples.hpp"
 #include "sweep/statistics.hpp"
+#include "support.hpp"
 
 namespace obliq::sweep {
 namespace {
 
 using json = nlohmann::ordered_json;
 
-Study study(const std::string& text) { return parse_study(json::parse(text), std::string(OBLIQ_SOURCE_DIR) + "/examples"); }
-
-json strip_run(json s) {
-  s.erase("run");
-  return s;
-}
+using test::sharded_summary;
+using test::strip_run;
+using test::study;
+using test::summary_of;
 
 TEST(SweepRandom, CounterBasedAndInOpenUnitInterval) {
   EXPECT_EQ(uniform01(1, Stream::q, 5, 2), uniform01(1, Stream::q, 5, 2));
@@ -100,29 +99,11 @@ TEST(SweepSamples, BallOutcomesFollowRestitution) {
 // into shards (what MPI ranks do), merged exactly.
 TEST(SweepRun, FootIdenticalAcrossThreadsChunksAndShards) {
   const Study st = load_study(std::string(OBLIQ_SOURCE_DIR) + "/tests/sweep/data/foot_small.json");
-  auto summary_of = [&](int threads, std::size_t chunk) {
-    Options o;
-    o.threads = threads;
-    o.chunk = chunk;
-    return strip_run(summary(st, run(st, o), json::object())).dump();
-  };
-  const std::string ref = summary_of(1, 8192);
-  EXPECT_EQ(summary_of(2, 8192), ref);
-  EXPECT_EQ(summary_of(2, 1000), ref);
-  EXPECT_EQ(summary_of(1, 4097), ref);
-  for (int parts : {2, 3}) {
-    Result first;
-    for (int p = 0; p < parts; ++p) {
-      Options o;
-      o.threads = 1;
-      std::tie(o.begin, o.end) = shard(st.samples, p, parts);
-      Result r = run(st, o);
-      if (p == 0) first = r;
-      else first.stats->merge(r.stats->serialize());
-    }
-    first.end = first.stats->end();
-    EXPECT_EQ(strip_run(summary(st, first, json::object())).dump(), ref) << parts << " shards";
-  }
+  const std::string ref = summary_of(st, 1, 8192);
+  EXPECT_EQ(summary_of(st, 2, 8192), ref);
+  EXPECT_EQ(summary_of(st, 2, 1000), ref);
+  EXPECT_EQ(summary_of(st, 1, 4097), ref);
+  for (int parts : {2, 3}) EXPECT_EQ(sharded_summary(st, parts), ref) << parts << " shards";
   // And the physics: every sample solved, energy never gained when the law certifies it.
   const json s = json::parse(ref);
   EXPECT_EQ(s["counts"]["status"]["ok"].get<std::uint64_t>(), st.samples);
@@ -142,23 +123,10 @@ TEST(SweepFriction, ZeroMuReproducesTheFrictionlessSweepBitForBit) {
   SampleTable a, b;
   run_samples(plain, 0, 1500, 2, a);
   run_samples(zero, 0, 1500, 2, b);
-  const std::vector<Column> ca = columns(plain), cb = columns(zero);
-  ASSERT_EQ(cb.size(), ca.size() + 2 * 4);  // mu and tangential_impulse per toe/heel contact
-  int compared = 0;
-  for (std::size_t c = 0; c < ca.size(); ++c) {
-    std::size_t k = 0;
-    while (k < cb.size() && cb[k].name != ca[c].name) ++k;
-    ASSERT_LT(k, cb.size()) << ca[c].name;
-    for (std::size_t s = 0; s < a.count; ++s) {
-      const double x = a.values(s, c), y = b.values(s, k);
-      ASSERT_TRUE(std::memcmp(&x, &y, sizeof x) == 0) << ca[c].name << " sample " << s << ": " << x << " vs " << y;
-    }
-    ++compared;
-  }
-  EXPECT_EQ(a.status, b.status);
+  ASSERT_EQ(columns(zero).size(), columns(plain).size() + 2 * 4);  // mu and tangential_impulse per contact
+  EXPECT_GT(test::expect_shared_outputs_bitwise(plain, a, zero, b), 30);
   EXPECT_EQ(a.energy_consistent, b.energy_consistent);
   EXPECT_EQ(a.released, b.released);
-  EXPECT_GT(compared, 30);
   const Layout L = layout(zero);
   for (std::size_t s = 0; s < b.count; ++s)
     if (b.status[s] == Status::ok)

@@ -9,18 +9,14 @@
 #include "obliq/sweep.hpp"
 #include "sweep/samples.hpp"
 #include "sweep/statistics.hpp"
+#include "support.hpp"
 
 namespace obliq::sweep {
 namespace {
 
 using json = nlohmann::ordered_json;
 
-Study study(const std::string& text) { return parse_study(json::parse(text), std::string(OBLIQ_SOURCE_DIR) + "/examples"); }
-
-json strip_run(json s) {
-  s.erase("run");
-  return s;
-}
+using test::study;
 
 // A ball (radius r) released at height z0 with downward speed w hits the floor at speed
 // v1 = sqrt(w^2 + 2 g (z0 - r)) at t_0 = (v1 - w) / g; impact k comes at speed e^k v1 and, when
@@ -119,26 +115,10 @@ TEST(SweepTrajectory, EnergyAfterNBouncesIsGeometric) {
 // block-aligned split of the samples (what MPI ranks do).
 TEST(SweepTrajectory, IdenticalAcrossThreadsChunksAndShards) {
   const Study st = load_study(std::string(OBLIQ_SOURCE_DIR) + "/tests/sweep/data/ball_trajectory_small.json");
-  auto summary_of = [&](int threads, std::size_t chunk) {
-    Options o;
-    o.threads = threads;
-    o.chunk = chunk;
-    return strip_run(summary(st, run(st, o), json::object())).dump();
-  };
-  const std::string ref = summary_of(1, 8192);
-  EXPECT_EQ(summary_of(2, 1000), ref);
-  EXPECT_EQ(summary_of(1, 4097), ref);
-  Result first;
-  for (int p = 0; p < 2; ++p) {
-    Options o;
-    o.threads = 1;
-    std::tie(o.begin, o.end) = shard(st.samples, p, 2);
-    Result r = run(st, o);
-    if (p == 0) first = r;
-    else first.stats->merge(r.stats->serialize());
-  }
-  first.end = first.stats->end();
-  EXPECT_EQ(strip_run(summary(st, first, json::object())).dump(), ref);
+  const std::string ref = test::summary_of(st, 1, 8192);
+  EXPECT_EQ(test::summary_of(st, 2, 1000), ref);
+  EXPECT_EQ(test::summary_of(st, 1, 4097), ref);
+  EXPECT_EQ(test::sharded_summary(st, 2), ref);
   const json s = json::parse(ref);
   EXPECT_EQ(s["sample_kind"], "trajectory");
   EXPECT_EQ(s["counts"]["status"]["ok"].get<std::uint64_t>(), st.samples);
@@ -157,18 +137,8 @@ TEST(SweepTrajectory, ZeroMuIsTheFrictionlessTrajectoryBitForBit) {
   SampleTable a, b;
   run_samples(plain, 0, 300, 2, a);
   run_samples(zero, 0, 300, 2, b);
-  const std::vector<Column> ca = columns(plain), cb = columns(zero);
-  ASSERT_EQ(cb.size(), ca.size() + 1);  // mu.ball_bottom
-  for (std::size_t c = 0; c < ca.size(); ++c) {
-    std::size_t k = 0;
-    while (k < cb.size() && cb[k].name != ca[c].name) ++k;
-    ASSERT_LT(k, cb.size()) << ca[c].name;
-    for (std::size_t s = 0; s < a.count; ++s) {
-      const double x = a.values(s, c), y = b.values(s, k);
-      ASSERT_TRUE(std::memcmp(&x, &y, sizeof x) == 0) << ca[c].name << " sample " << s << ": " << x << " vs " << y;
-    }
-  }
-  EXPECT_EQ(a.status, b.status);
+  ASSERT_EQ(columns(zero).size(), columns(plain).size() + 1);  // mu.ball_bottom
+  EXPECT_GT(test::expect_shared_outputs_bitwise(plain, a, zero, b), 10);
   EXPECT_EQ(a.at_rest, b.at_rest);
 }
 
