@@ -18,8 +18,10 @@ using json = nlohmann::ordered_json;
 constexpr std::uint64_t kPilot = 1024;  // samples [0, kPilot) fix the histogram ranges not given
 
 // Histogram range per column: the study's (exact name, or a group such as "impulse" for every
-// "impulse.<contact>"), else the pilot's [min, max] widened by 5 % on each side.
-std::vector<std::pair<double, double>> histogram_ranges(const Study& st, int threads) {
+// "impulse.<contact>"), else the pilot's [min, max] widened by 5 % on each side. `first`: a chunk
+// that starts at sample 0 (or null); when it holds the whole pilot, the pilot is read from it
+// instead of being solved again (sample i is the same wherever it is solved).
+std::vector<std::pair<double, double>> histogram_ranges(const Study& st, int threads, const SampleTable* first) {
   const std::vector<Column> cols = columns(st);
   std::vector<std::pair<double, double>> r(cols.size(), {0.0, 1.0});
   std::vector<bool> given(cols.size(), false);
@@ -30,12 +32,15 @@ std::vector<std::pair<double, double>> histogram_ranges(const Study& st, int thr
         given[c] = true;
       }
   if (std::all_of(given.begin(), given.end(), [](bool g) { return g; })) return r;
-  SampleTable pilot;
-  run_samples(st, 0, std::size_t(std::min(st.samples, kPilot)), threads, pilot);
+  const std::size_t pilot_count = std::size_t(std::min(st.samples, kPilot));
+  SampleTable own;
+  const bool reuse = first && first->first == 0 && first->count >= pilot_count;
+  if (!reuse) run_samples(st, 0, pilot_count, threads, own);
+  const SampleTable& pilot = reuse ? *first : own;
   for (std::size_t c = 0; c < cols.size(); ++c) {
     if (given[c]) continue;
     double lo = INFINITY, hi = -INFINITY;
-    for (std::size_t s = 0; s < pilot.count; ++s) {
+    for (std::size_t s = 0; s < pilot_count; ++s) {
       const double x = pilot.values(s, c);
       if (std::isnan(x)) continue;
       lo = std::min(lo, x);
@@ -60,19 +65,25 @@ Result run(const Study& st, const Options& opt) {
   const auto t0 = std::chrono::steady_clock::now();
   const std::uint64_t begin = std::min(opt.begin, st.samples), end = std::min(opt.end, st.samples);
   Result res;
-  res.stats = std::make_shared<Statistics>(st, histogram_ranges(st, opt.threads), begin);
   res.begin = begin;
   const std::size_t chunk = std::max<std::size_t>(opt.chunk, 1);
   SampleTable table;
   ChunkBuffers buffers;
   std::uint64_t at = begin;
+  bool solved = false;  // `table` holds the chunk at `at` already
+  if (begin == 0 && end > 0 && !(opt.stop && opt.stop->load())) {  // the first chunk may hold the pilot
+    run_samples(st, 0, std::size_t(std::min<std::uint64_t>(chunk, end)), opt.threads, table, buffers);
+    solved = true;
+  }
+  res.stats = std::make_shared<Statistics>(st, histogram_ranges(st, opt.threads, solved ? &table : nullptr), begin);
   while (at < end) {
     if (opt.stop && opt.stop->load()) {
       res.partial = true;
       break;
     }
     const std::size_t count = std::size_t(std::min<std::uint64_t>(chunk, end - at));
-    run_samples(st, at, count, opt.threads, table, buffers);
+    if (!solved) run_samples(st, at, count, opt.threads, table, buffers);
+    solved = false;
     res.stats->add(table, opt.threads);
     if (opt.on_chunk) opt.on_chunk(table);
     at += count;
