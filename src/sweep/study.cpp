@@ -67,9 +67,10 @@ void read_model(Study& s, const json& mech, const std::string& base_dir) {
   }
 }
 
-void read_scenario(Study& s, const json& mech) {
+// A trajectory reads the scenario's dynamics keys too (h, u: the Simulator's constant forces).
+void read_scenario(Study& s, const json& mech, bool trajectory) {
   Scenario sc;
-  const std::string error = io::scenario_from_json(mech["scenario"], io::Use::impact, sc);
+  const std::string error = io::scenario_from_json(mech["scenario"], trajectory ? io::Use::all : io::Use::impact, sc);
   if (!error.empty()) throw std::invalid_argument("mechanism.scenario: " + error);
   s.qdot = sc.qdot;
   for (int r = 0; r < sc.A_b.rows(); ++r) s.contact_names.push_back("bilateral_" + std::to_string(r + 1));
@@ -190,7 +191,7 @@ Study parse_study(const json& j, const std::string& base_dir) {
     if (!j.contains("mechanism") || !j["mechanism"].is_object()) throw std::invalid_argument("study: missing 'mechanism'");
     const json& mech = j["mechanism"];
     if (mech.contains("model")) read_model(s, mech, base_dir);
-    else if (mech.contains("scenario")) read_scenario(s, mech);
+    else if (mech.contains("scenario")) read_scenario(s, mech, j.contains("trajectory"));
     else throw std::invalid_argument("mechanism: give 'model' (a built-in name or a .urdf file) or 'scenario'");
     const std::string law = j.value("law", std::string("complementarity"));
     if (law != "complementarity" && law != "projection") throw std::invalid_argument("study: 'law' is complementarity or projection");

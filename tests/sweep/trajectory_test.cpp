@@ -93,6 +93,32 @@ TEST(SweepTrajectory, BouncingBallMatchesItsClosedForm) {
   EXPECT_GT(flying, 50);
 }
 
+// The same ball as raw data (one coordinate z measured from the contact, M = 1, h = m g, gap
+// phi_u = z0 - r at q = 0): the Simulator's linear-system path, the same closed form.
+TEST(SweepTrajectory, RawScenarioBallMatchesItsClosedForm) {
+  const Study st = study(R"({"mechanism": {"scenario": {"M": [[1]], "h": [9.81], "A_u": [[1]], "phi_u": [1.0],
+                                                        "qdot": [-1.0]}},
+                             "samples": 200, "seed": 9,
+                             "restitution": {"dist": "uniform", "low": 0.3, "high": 0.8},
+                             "trajectory": {"integrator": "event", "T": 3.0, "dt": 0.1, "zeno_velocity": 0.05}})");
+  SampleTable t;
+  run_samples(st, 0, 200, 2, t);
+  const Layout L = layout(st);
+  int checked = 0;
+  for (std::size_t s = 0; s < t.count; ++s) {
+    ASSERT_EQ(t.status[s], Status::ok);
+    const double e = t.values(s, L.e);
+    const BallClosedForm c = ball_closed_form(e, 1.0, 1.0, 0.0, 9.81, 0.05, 3.0);
+    if (c.near_threshold) continue;
+    ++checked;
+    EXPECT_EQ(t.values(s, L.impacts), double(c.impacts)) << "e = " << e;
+    EXPECT_NEAR(t.values(s, L.q_T) + 1.0, c.z, 1e-9) << "e = " << e;  // q = z - z0
+    EXPECT_NEAR(t.values(s, L.qdot_T), c.vz, 1e-9) << "e = " << e;
+    EXPECT_EQ(bool(t.at_rest[s]), c.at_rest) << "e = " << e;
+  }
+  EXPECT_GT(checked, 190);
+}
+
 // Energy after n bounces: with no Zeno speed and a horizon that ends in flight, the kinetic plus
 // potential energy above the contact after n impacts is e^(2n) times that at the first impact.
 TEST(SweepTrajectory, EnergyAfterNBouncesIsGeometric) {
