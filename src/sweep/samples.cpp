@@ -148,6 +148,7 @@ Layout layout(const Study& st) {
   if (st.trajectory) {
     L.joints = 0;
     L.impacts = take(1);
+    L.impacts_before_rest = take(1);
     L.last_impact_time = take(1);
     L.q_T = take(L.nq);
     L.qdot_T = take(L.n);
@@ -211,6 +212,7 @@ std::vector<Column> columns(const Study& st) {
   const std::string energy = st.model ? "J" : "generalized";
   if (st.trajectory) {
     c[L.impacts] = {"impacts", "1"};
+    c[L.impacts_before_rest] = {"impacts_before_rest", "1"};
     c[L.last_impact_time] = {"last_impact_time", "s"};
     for (int k = 0; k < L.nq; ++k) c[L.q_T + k] = {"q_T." + pos[k].name, pos[k].unit};
     for (int k = 0; k < L.n; ++k) c[L.qdot_T + k] = {"qdot_T." + vel[k].name, vel[k].unit};

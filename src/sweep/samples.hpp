@@ -14,7 +14,7 @@ struct Layout {
   int e = -1, mu = -1;
   int qdot_plus = -1, qdot_plus_norm = -1, impulse = -1, tangential_impulse = -1, separation = -1, energy_ratio = -1,
       joint_force = -1, joint_moment = -1;
-  int impacts = -1, last_impact_time = -1, q_T = -1, qdot_T = -1, kinetic_energy_T = -1, energy_ratio_T = -1;
+  int impacts = -1, impacts_before_rest = -1, last_impact_time = -1, q_T = -1, qdot_T = -1, kinetic_energy_T = -1, energy_ratio_T = -1;
   int total = 0;
 };
 Layout layout(const Study& study);

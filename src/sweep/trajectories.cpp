@@ -73,6 +73,7 @@ void run_trajectories(const Study& st, std::uint64_t first, std::size_t count, i
     // spend (the initial kinetic energy plus the potential energy released), docs/sweep.md.
     const double available = ke0 + std::abs(buf.pe0[s] - buf.pe1[s]);
     out.at_rest[s] = ke1 <= tr.rest_energy * available;
+    if (out.at_rest[s]) row(L.impacts_before_rest) = row(L.impacts);  // missing for a sample still moving
   }
 }
 

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <fstream>
 
 #include "obliq/sweep.hpp"
 #include "sweep/samples.hpp"
@@ -61,12 +62,18 @@ BallClosedForm ball_closed_form(double e, double z0, double w, double r, double 
   }
 }
 
-TEST(SweepTrajectory, BouncingBallMatchesItsClosedForm) {
+// examples/bouncing_ball.json without its perturbation of qdot (600 of its samples): z0 = 1.1,
+// w = 1, e uniform in [0.3, 0.8], event-driven, T = 3 s, Zeno speed 0.05 m/s.
+TEST(SweepTrajectory, BouncingBallExampleMatchesItsClosedForm) {
   const double z0 = 1.1, w = 1.0, r = 0.1, g = 9.81, vz = 0.05, T = 3.0;
-  const Study st = study(R"({"mechanism": {"model": "ball", "q": [0, 0, 1.1], "qdot": [0, 0, -1.0]},
-                             "samples": 600, "seed": 9,
-                             "restitution": {"dist": "uniform", "low": 0.3, "high": 0.8},
-                             "trajectory": {"integrator": "event", "T": 3.0, "dt": 0.1, "zeno_velocity": 0.05}})");
+  std::ifstream in(std::string(OBLIQ_SOURCE_DIR) + "/examples/bouncing_ball.json");
+  json j = json::parse(in);
+  ASSERT_EQ(j["mechanism"]["q"][2].get<double>(), z0);
+  ASSERT_EQ(j["mechanism"]["qdot"][2].get<double>(), -w);
+  ASSERT_EQ(j["trajectory"]["T"].get<double>(), T);
+  ASSERT_EQ(j["trajectory"]["zeno_velocity"].get<double>(), vz);
+  j.erase("perturb");
+  const Study st = parse_study(j, std::string(OBLIQ_SOURCE_DIR) + "/examples");
   SampleTable t;
   run_samples(st, 0, 600, 2, t);
   const Layout L = layout(st);
@@ -84,6 +91,8 @@ TEST(SweepTrajectory, BouncingBallMatchesItsClosedForm) {
     EXPECT_EQ(t.values(s, L.q_T + 0), 0.0);
     EXPECT_NEAR(t.values(s, L.energy_ratio_T), c.vz * c.vz / (w * w), 1e-9) << "e = " << e;  // KE(T) / KE(0), m = 1
     EXPECT_EQ(bool(t.at_rest[s]), c.at_rest) << "e = " << e;
+    if (c.at_rest) EXPECT_EQ(t.values(s, L.impacts_before_rest), double(c.impacts)) << "e = " << e;
+    else EXPECT_TRUE(std::isnan(t.values(s, L.impacts_before_rest))) << "e = " << e;
     rested += c.at_rest;
     flying += !c.at_rest;
   }
