@@ -16,6 +16,7 @@ apt_packages=(
   libopenmpi-dev openmpi-bin                       # sweeps across processes: mpirun -np K obliq sweep
   python3-siconos                                  # peer integrators (tests/sim/siconos_compare.py)
   clang libclang-rt-dev                            # fuzz targets: libFuzzer, ASan, UBSan (scripts/ci/fuzz.sh)
+  libomp-dev                                       # clang's OpenMP (LLVM libomp, Archer for TSan: scripts/ci/sanitize.sh)
 )
 missing=()
 command -v python3 >/dev/null 2>&1 || apt_packages+=(python3 python3-pip)
