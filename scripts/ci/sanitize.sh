@@ -48,12 +48,12 @@ ASAN_OPTIONS=detect_leaks=1:log_path=$logs/asan UBSAN_OPTIONS=print_stacktrace=1
   ctest --test-dir "$asan" -R '^(cli|model|lcp|core)\.' -E '^cli\.ParseLine\.MutatedLines' -j"$jobs" --timeout 900 --output-on-failure >"$logs/asan-ctest.log" 2>&1 ||
   { tail -n 80 "$logs/asan-ctest.log"; reports asan || true; echo "sanitize: ASan+UBSan tests FAILED"; exit 1; }
 reports asan
-echo "sanitize: ASan+UBSan: $(grep -o '[0-9]* tests passed.*' "$logs/asan-ctest.log"), build $((t1 - t0)) s, tests $(( $(date +%s) - t1 )) s, no findings"
+echo "sanitize: ASan+UBSan: $(grep -o '[0-9]* tests failed out of [0-9]*' "$logs/asan-ctest.log"), build $((t1 - t0)) s, tests $(( $(date +%s) - t1 )) s, no findings"
 
 # --- 2. TSan, OpenMP through LLVM's libomp + Archer -------------------------------------------
 t0=$(date +%s)
 export TSAN_OPTIONS="ignore_noninstrumented_modules=1:halt_on_error=1:log_path=$logs/tsan"
-export ARCHER_OPTIONS=verbose=1
+export ARCHER_OPTIONS=verbose=1  # Archer says on standard output that it is loaded
 # The canary: a race between the threads of an OpenMP team must be reported, and a clean
 # reduction must not be.
 cat >"$logs/canary.cpp" <<'EOF'
@@ -71,7 +71,7 @@ int main(int argc, char**) {
 }
 EOF
 clang++ -fsanitize=thread -fopenmp=libomp -O1 -g "$logs/canary.cpp" -o "$logs/canary"
-"$logs/canary" >/dev/null 2>"$logs/canary.err" || { cat "$logs/canary.err" "$logs"/tsan.* 2>/dev/null; echo "sanitize: TSan reports a race-free OpenMP program"; exit 1; }
+"$logs/canary" >"$logs/canary.err" 2>&1 || { cat "$logs/canary.err" "$logs"/tsan.* 2>/dev/null; echo "sanitize: TSan reports a race-free OpenMP program"; exit 1; }
 grep -q 'Archer detected' "$logs/canary.err" || { cat "$logs/canary.err"; echo "sanitize: libomp did not load Archer"; exit 1; }
 if "$logs/canary" racy >/dev/null 2>&1 || ! grep -qs 'data race' "$logs"/tsan.*; then
   echo "sanitize: TSan did not report the canary's race"; exit 1
@@ -87,5 +87,5 @@ OMP_NUM_THREADS=2 ctest --test-dir "$tsan" -R '^(backends|host_api|sim)\.' -E '^
   --output-on-failure >"$logs/tsan-ctest.log" 2>&1 ||
   { tail -n 80 "$logs/tsan-ctest.log"; reports tsan || true; echo "sanitize: TSan tests FAILED"; exit 1; }
 reports tsan
-echo "sanitize: TSan (libomp + Archer): $(grep -o '[0-9]* tests passed.*' "$logs/tsan-ctest.log"), build $((t1 - t0)) s, tests $(( $(date +%s) - t1 )) s, no findings"
+echo "sanitize: TSan (libomp + Archer): $(grep -o '[0-9]* tests failed out of [0-9]*' "$logs/tsan-ctest.log"), build $((t1 - t0)) s, tests $(( $(date +%s) - t1 )) s, no findings"
 echo "sanitize: CI step took $(( $(date +%s) - start )) s"
