@@ -127,6 +127,24 @@ TEST(SweepStatistics, ExactAcrossChunksThreadsAndMerges) {
   }
 }
 
+// Every Status of the core has its own count in the summary, named by status_reason (a status
+// added before not_solved, the last one, is counted too): sample k gets status k.
+TEST(SweepStatistics, EveryStatusIsCounted) {
+  const int kinds = int(Status::not_solved) + 1;
+  const Study st = ball_study(std::uint64_t(kinds));
+  SampleTable t = synthetic(st, 0, std::size_t(kinds));
+  for (int k = 0; k < kinds; ++k) t.status[k] = Status(k);
+  Statistics stats(st, std::vector<std::pair<double, double>>(layout(st).total, {0.0, 1.0}), 0);
+  stats.add(t, 1);
+  stats.finish();
+  const auto counts = stats.to_json()["counts"]["status"];
+  EXPECT_EQ(int(counts.size()), kinds) << counts.dump();
+  for (int k = 0; k < kinds; ++k) {
+    ASSERT_TRUE(counts.contains(status_reason(Status(k)))) << status_reason(Status(k));
+    EXPECT_EQ(counts[status_reason(Status(k))].get<std::uint64_t>(), 1u) << status_reason(Status(k));
+  }
+}
+
 TEST(SweepStatistics, MisuseIsRefused) {
   const Study st = ball_study(100);
   Statistics s(st, ranges(st), 0);
