@@ -23,7 +23,7 @@ using Sketch = datasketches::kll_sketch<double>;
 
 // The number of Status values: every value up to the first that status_reason does not name
 // (core/status.hpp names each one), so a status added to the core gets its slot.
-int status_kinds() {
+int status_values() {
   int k = 0;
   while (std::strcmp(status_reason(Status(k)), "unknown status") != 0) ++k;
   return k;
@@ -209,7 +209,7 @@ Statistics::Statistics(const Study& study, std::vector<std::pair<double, double>
     o.open.reserve(kBlock);
   }
   s.begin = s.end = begin;
-  s.status_count.assign(status_kinds(), 0);  // one slot per Status value
+  s.status_count.assign(status_values(), 0);  // one slot per Status value
   s.candidate.assign(s.L.m_u, 0);
   s.released.assign(s.L.m_u, 0);
 }
