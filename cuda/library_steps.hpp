@@ -17,7 +17,7 @@
 //   gemm           y <- y - X z  (= M^-1 g + M^-1 A'^T lambda; x = q + y)
 //   impact only:   W^-1 by two trsm on I, then syevj on E_u Q_uu E_u - Q_uu and Q_uu
 //                  (docs/math.md (6): the energy-consistency test)
-//   finalize       outputs, or hand the scenario to the fused kernel.
+//   finalize       outputs and their certificate, or hand the scenario to the fused kernel.
 //
 // Everything the library path does not take (complementarity law, bad input, a closed row
 // approaching in dynamics, a failed factorization, rows whose Delassus pivots do not prove
@@ -32,6 +32,8 @@
 
 #include "launch.hpp"
 #include "obliq/core/config.hpp"
+#include "obliq/core/mechanics/certificate.hpp"
+#include "views.hpp"
 
 namespace obliq::cuda::detail {
 
@@ -321,6 +323,13 @@ OBLIQ_HD void library_finalize(const Inputs<T>& in, const ImpactOutputs<T>& io, 
     for (int r = 0; r < m; ++r) dout.lambda(s, r) = take(r) ? -z[r] : T(0);
     dout.status(s, 0) = int(Status::ok);
   }
+  // The certificate from the input alone (core/mechanics/certificate.hpp, docs/certificate.md):
+  // an answer that fails it is handed to the fused kernel, which solves the scenario by the
+  // core's exact path and certifies that answer in turn (its status says if it fails too).
+  const ScenarioView<T> sv = scenario_at(in, s);
+  const T residual = b.impact ? impact_certificate(sv, impact_view_at(io, s, n, m, mu))
+                              : dynamics_certificate(sv, dynamics_view_at(dout, s, n, m, mu));
+  if (!certified(residual)) mask[s] = 1;
 }
 
 // The whole library path over a batch (either io or dout is set), each batched step done by

@@ -19,6 +19,7 @@
 //                      (library_steps.hpp: delassus_full_rank); doubtful -> hand over
 //   lambda = W^-1 r0,  v = q + L^-T (z + Y lambda),  impulse = A'^T lambda
 //   energies           1/2 |L^T q|^2, 1/2 |L^T v|^2
+//   certificate        core/mechanics/certificate.hpp on the outputs; failed -> hand over
 //   energy test        docs/math.md (6) with the bracket of energy.hpp (max Q_ii <= lambda_max(Q)
 //                      <= tr Q, decided by two Cholesky factorizations); the band between
 //                      the two -> hand over
@@ -311,8 +312,11 @@ OBLIQ_HD void warp_impact(const Inputs<T>& in, const ImpactOutputs<T>& out, std:
     *out.kinetic_energy_pre.at(s) = T(0.5) * pre;
     *out.kinetic_energy_post.at(s) = T(0.5) * post;
     *out.energy_consistent.at(s) = consistent ? 1 : 0;
+    // The certificate from the input alone (core/mechanics/certificate.hpp): an answer that
+    // fails it is handed over like any other doubtful case.
+    const bool ok = certified(impact_certificate(scenario_at(in, s), impact_view_at(out, s, n, m, mu)));
     out.status(s, 0) = int(Status::ok);
-    mask[s] = 0;
+    mask[s] = ok ? 0 : 1;
   }
 }
 

@@ -17,9 +17,11 @@
 #include "cli/commands.hpp"
 #include "cpu/omp_guard.hpp"
 #include "io/limits.hpp"
+#include "cpu/scenario_views.hpp"
 #include "io/random_scenarios.hpp"
 #include "obliq/io/scenario_json.hpp"
 #include "obliq/batch.hpp"
+#include "obliq/core/mechanics/certificate.hpp"
 
 namespace obliq::cli {
 namespace {
@@ -42,6 +44,7 @@ struct Measurement {
   double seconds = 0;  // measured time
   long runs = 0;       // solves of the whole batch within `seconds`
   long errors = 0;     // scenarios whose status was not ok
+  double worst_certificate = 0;  // largest certificate residual (certificate.hpp) of the ok answers
 };
 
 // Time solves of the whole batch until at least min_time has passed, after an untimed warm-up
@@ -83,6 +86,14 @@ template <class T> Measurement measure(const Batch<T>& batch, bool dynamics, con
   m.scenarios_per_second = double(m.runs) * double(batch.count) / m.seconds;
   const auto& status = dynamics ? dyn.status : impact.status;
   m.errors = long(std::count_if(status.begin(), status.end(), [](Status s) { return s != Status::ok; }));
+  // The certificate of every ok answer of the last solve, recomputed here from the batch's input
+  // (whatever the backend, so a backend's own check is checked too).
+  for (std::size_t s = 0; s < batch.count; ++s) {
+    if (status[s] != Status::ok) continue;
+    const ScenarioView<T> in = cpu::scenario_view(batch, s);
+    const T r = dynamics ? dynamics_certificate(in, cpu::dynamics_view(dyn, s)) : impact_certificate(in, cpu::impact_view(impact, s));
+    m.worst_certificate = std::max(m.worst_certificate, double(r));
+  }
   return m;
 }
 
@@ -141,10 +152,12 @@ int run_bench(BenchOptions opt) {
       j["seconds"] = m.seconds;
       j["runs"] = m.runs;
       j["errors"] = m.errors;
+      j["worst_certificate_residual"] = m.worst_certificate;
       std::cout << io::dump_line(j) << '\n';
     } else {
-      std::printf("  %-10s %12.4g scenarios/s  (%ld runs in %.3f s, %ld of %ld scenarios not ok)\n", backend_name(b),
-                  m.scenarios_per_second, m.runs, m.seconds, m.errors, opt.batch);
+      std::printf("  %-10s %12.4g scenarios/s  (%ld runs in %.3f s, %ld of %ld scenarios not ok, worst certificate "
+                  "residual %.3g)\n",
+                  backend_name(b), m.scenarios_per_second, m.runs, m.seconds, m.errors, opt.batch, m.worst_certificate);
     }
   }
   if (!opt.json) {

@@ -150,7 +150,15 @@ template <class T> void run_impact(const HostBatchView<T>& v, const RunOptions& 
         *cpu::scalar_at(v.status, s) = impact<T>(cpu::scenario_view(v, s, opt.lcp_solver), cpu::impact_view(v, s), arena);
       },
       [&](std::size_t s) {
-        *cpu::scalar_at(v.status, s) = cpu::store(reference::impact(cpu::to_scenario(cpu::scenario_view(v, s))), cpu::impact_view(v, s));
+        // The reference's answers are certified too (core/mechanics/certificate.hpp).
+        const ScenarioView<T> sv = cpu::scenario_view(v, s);
+        const ImpactView<T> out = cpu::impact_view(v, s);
+        Status st = cpu::store(reference::impact(cpu::to_scenario(sv)), out);
+        if (st == Status::ok && !certified(impact_certificate(sv, out))) {
+          st = Status::not_certified;
+          clear_impact(out);
+        }
+        *cpu::scalar_at(v.status, s) = st;
       });
 }
 
@@ -164,7 +172,14 @@ template <class T> void run_dynamics(const HostBatchView<T>& v, const RunOptions
         *cpu::scalar_at(v.status, s) = dynamics<T>(cpu::scenario_view(v, s, opt.lcp_solver), cpu::dynamics_view(v, s), arena);
       },
       [&](std::size_t s) {
-        *cpu::scalar_at(v.status, s) = cpu::store(reference::dynamics(cpu::to_scenario(cpu::scenario_view(v, s))), cpu::dynamics_view(v, s));
+        const ScenarioView<T> sv = cpu::scenario_view(v, s);
+        const DynamicsView<T> out = cpu::dynamics_view(v, s);
+        Status st = cpu::store(reference::dynamics(cpu::to_scenario(sv)), out);
+        if (st == Status::ok && !certified(dynamics_certificate(sv, out))) {
+          st = Status::not_certified;
+          clear_dynamics(out);
+        }
+        *cpu::scalar_at(v.status, s) = st;
       });
 }
 

@@ -6,7 +6,8 @@
 //      1/2 (x - x_f)^T M (x - x_f) = const + 1/2 ||R z||^2 with Z^T M Z = R^T R;
 //   2. the inequality rows become a least-distance program in w = R z:
 //      min ||w||  s.t.  (A_in Z R^-1) w >= t_in - A_in x0, solved exactly through Lawson-Hanson
-//      NNLS (least_distance.cpp); infeasible rows are reported as such;
+//      NNLS (least_distance.cpp); rows that stay infeasible when each target is lowered by
+//      1e-9 of its row's scale are reported as such (docs/certificate.md, "Infeasibility");
 //   3. the binding rows B (positive LDP multiplier, or zero slack to 1e-9 relative) fix x as the
 //      projection-law solution on [A_eq; A_in,B] (docs/math.md 5: "once the binding rows are known");
 //   4. lambda: the minimum-norm valid multiplier (docs/math.md 7), argmin ||lambda|| s.t.
@@ -84,7 +85,11 @@ Status complementarity_law(const MatrixXd& M, const Eigen::LLT<MatrixXd>& M_llt,
   }
   const VectorXd h = t_in - A_in * x0;
   VectorXd w, mu;
-  const Status st = least_distance(G, h, VectorXd::Zero(m_in), kBindingTol * row_scale, w, mu);
+  Status st = least_distance(G, h, VectorXd::Zero(m_in), kBindingTol * row_scale, w, mu);
+  // Infeasible only when it stays so with every row's target lowered by kFeasibilityTol of the
+  // row's scale: rows met only to rounding (opposing resting rows) are feasible.
+  if (st == Status::infeasible)
+    st = least_distance(G, h - kFeasibilityTol * row_scale, VectorXd::Zero(m_in), kBindingTol * row_scale, w, mu);
   if (st != Status::ok) return st;
   VectorXd x_ldp = x0;
   if (k > 0) x_ldp += Z * R_llt.matrixU().solve(w);

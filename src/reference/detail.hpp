@@ -23,6 +23,9 @@ inline constexpr double kConsistencyTol = 1e-10;
 inline constexpr double kEnergyTol = 1e-9;
 // Relative slack under which an inequality row counts as binding (complementarity law).
 inline constexpr double kBindingTol = 1e-9;
+// Complementarity law: rows that every x misses by at most this much of their own scale are
+// feasible (docs/certificate.md, "Infeasibility"; the core's scalar_traits::feasibility_tol).
+inline constexpr double kFeasibilityTol = 1e-9;
 
 // docs/math.md 1: the row space of A from its SVD A = U diag(s) V^T, rank r = #{s_i > tau},
 // tau = max(m, n) eps s_1. U_r (m x r), s_r (r), V_r (n x r); U_null (m x (m - r)) spans the
@@ -43,6 +46,12 @@ bool targets_consistent(const RowSpace& rs, const VectorXd& t);
 
 // docs/math.md 3: W^+ = U_r diag(1/s_r) H^-1 diag(1/s_r) U_r^T, H = V_r^T M^-1 V_r (m x m).
 MatrixXd delassus_pinv(const Eigen::LLT<MatrixXd>& M_llt, const RowSpace& rs);
+
+// The rows' unit: a power of two c with c max|A_ij| in [1, 2) (1 for A = 0). The rows taking
+// part are solved as c A with targets c t (exact), and their multipliers are c times those of
+// the scaled rows: no square of the Delassus operator overflows or underflows whatever the
+// rows' units (docs/certificate.md, "Scales").
+double row_unit(const MatrixXd& A);
 
 // Stacks [top; bottom] (both with n columns; either may have 0 rows).
 MatrixXd stack_rows(const MatrixXd& top, const MatrixXd& bottom, int n);

@@ -27,7 +27,8 @@ DynamicsResult dynamics(const Scenario& s) {
   const VectorXi active = dynamics_candidates(s);
   const Eigen::LLT<MatrixXd> M_llt(s.M);
   const MatrixXd A_C = select_rows(s.A_u, active);  // m_C x n
-  const MatrixXd A = stack_rows(s.A_b, A_C, n);     // (m_b + m_C) x n
+  const double c = row_unit(stack_rows(s.A_b, A_C, n));
+  const MatrixXd A = c * stack_rows(s.A_b, A_C, n);  // (m_b + m_C) x n, in the rows' unit c
   const Eigen::Index m_C = A_C.rows();
 
   // a_f = M^-1 (u - h); targets t = -c on the rows taking part, c = Adot qdot (docs/math.md 4):
@@ -36,6 +37,7 @@ DynamicsResult dynamics(const Scenario& s) {
   VectorXd t(m_b + m_C);
   t.head(m_b) = -s.Adot_qdot.head(m_b);
   t.tail(m_C) = -select_entries(s.Adot_qdot.tail(m_u), active);
+  t *= c;
 
   VectorXd qddot, lambda_rows;  // (n), (m_b + m_C)
   if (s.law == Law::projection) {
@@ -49,6 +51,7 @@ DynamicsResult dynamics(const Scenario& s) {
     }
   }
   out.qddot = qddot;
+  lambda_rows *= c;  // multipliers of the rows as given
   out.lambda.head(m_b) = lambda_rows.head(m_b);
   for (int i = 0, c = m_b; i < m_u; ++i)
     if (active(i)) out.lambda(m_b + i) = lambda_rows(c++);

@@ -43,14 +43,15 @@ ImpactResult impact(const Scenario& s) {
   const VectorXi active = impact_candidates(s);
   const Eigen::LLT<MatrixXd> M_llt(s.M);
   const MatrixXd A_C = select_rows(s.A_u, active);  // m_C x n
-  const MatrixXd A = stack_rows(s.A_b, A_C, n);     // (m_b + m_C) x n
+  const double c = row_unit(stack_rows(s.A_b, A_C, n));
+  const MatrixXd A = c * stack_rows(s.A_b, A_C, n);  // (m_b + m_C) x n, in the rows' unit c
   const Eigen::Index m_C = A_C.rows();
   const VectorXd e_C = select_entries(s.e, active);
 
   // v_f = q + M^-1 i_u; targets t = [0_{m_b}; -e_i (A_u q)_i, i in C] (Newton's law, eq 21-22, 42).
   const VectorXd v_f = s.qdot + M_llt.solve(s.i_u);
   VectorXd t = VectorXd::Zero(m_b + m_C);
-  if (m_C > 0) t.tail(m_C) = -(e_C.array() * (A_C * s.qdot).array()).matrix();
+  if (m_C > 0) t.tail(m_C) = -(e_C.array() * (A.bottomRows(m_C) * s.qdot).array()).matrix();  // c t
 
   // W^+ over bilateral + all candidate rows: the projection law and the energy test (docs/math.md 3, 6).
   const MatrixXd W_pinv = delassus_pinv(M_llt, row_space(A));
@@ -75,6 +76,7 @@ ImpactResult impact(const Scenario& s) {
   // Outputs (docs/math.md 5): impulse = M (v - q) - i_u, lambda per row (bilateral first, 0 off C).
   out.qdot_plus = v;
   out.impulse = s.M * (v - s.qdot) - s.i_u;
+  lambda_rows *= c;  // multipliers of the rows as given
   out.lambda.head(m_b) = lambda_rows.head(m_b);
   for (int i = 0, c = m_b; i < m_u; ++i)
     if (active(i)) out.lambda(m_b + i) = lambda_rows(c++);

@@ -70,6 +70,14 @@ MatrixXd delassus_pinv(const Eigen::LLT<MatrixXd>& M_llt, const RowSpace& rs) {
   return 0.5 * (W_pinv + W_pinv.transpose());
 }
 
+double row_unit(const MatrixXd& A) {
+  const double a = A.size() ? A.cwiseAbs().maxCoeff() : 0.0;
+  if (!(a > 0) || !std::isfinite(a)) return 1.0;
+  int e = 0;
+  std::frexp(a, &e);  // a = f 2^e, f in [0.5, 1)
+  return std::ldexp(1.0, std::min(1 - e, 1023));
+}
+
 MatrixXd stack_rows(const MatrixXd& top, const MatrixXd& bottom, int n) {
   MatrixXd A(top.rows() + bottom.rows(), n);
   if (top.rows() > 0) A.topRows(top.rows()) = top;
@@ -104,6 +112,12 @@ void projection_law(const Eigen::LLT<MatrixXd>& M_llt, const MatrixXd& A, const 
   const MatrixXd W_pinv = delassus_pinv(M_llt, rs);  // m x m
   lambda = W_pinv * (t - A * x_f);
   x = x_f + M_llt.solve(A.transpose() * lambda);
+  // One step of iterative refinement: with an ill-conditioned W and a large lambda the first x
+  // can miss its rows by about cond(W) eps |M^-1 A^T lambda|; the same projection of what is
+  // left, t - A x, corrects it (docs/certificate.md: every answer must meet its rows).
+  const VectorXd dl = W_pinv * (t - A * x);
+  lambda += dl;
+  x += M_llt.solve(A.transpose() * dl);
 }
 
 }  // namespace detail

@@ -30,6 +30,10 @@ TEST(BenchCommand, JsonLinePerBackend) {
     EXPECT_GE(j.at("seconds").get<double>(), 0.01);
     EXPECT_GE(j.at("runs").get<long>(), 1);
     EXPECT_EQ(j.at("errors"), 0) << "every generated scenario must solve";
+    // Every ok answer passed its certificate (tolerance 1e-6 in double), so the batch's worst
+    // residual is at most that, and it is reported as a number.
+    EXPECT_GE(j.at("worst_certificate_residual").get<double>(), 0.0);
+    EXPECT_LE(j.at("worst_certificate_residual").get<double>(), 1e-6);
   }
   EXPECT_EQ(backends, (std::set<std::string>{"cpu", "reference"}));
 }

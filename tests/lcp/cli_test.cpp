@@ -100,3 +100,16 @@ TEST(LcpCli, OutputFileAndMisuse) {
 }
 
 }  // namespace
+
+// Issue 9: with one global scale, enum and pgs answered "ok" with z = 0, w = (-2, 1e10) here.
+// Per-row acceptance: every solver returns the solution z = (2, 0).
+TEST(LcpCli, LargeRowDoesNotHideAViolatedRow) {
+  for (const char* solver : {"enum", "pgs", "lemke", "pivot", "auto"}) {
+    const CliRun r = run(std::string("- --solver ") + solver, "{\"M\":[[1,0],[0,1]],\"q\":[-2,1e10]}\n");
+    ASSERT_EQ(r.lines.size(), 1u) << solver;
+    EXPECT_EQ(r.code, 0) << solver;
+    EXPECT_EQ(r.lines[0]["status"], "ok") << solver;
+    EXPECT_NEAR(r.lines[0]["z"][0].get<double>(), 2.0, 1e-9) << solver;
+    EXPECT_EQ(r.lines[0]["z"][1].get<double>(), 0.0) << solver;
+  }
+}

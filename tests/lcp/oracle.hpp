@@ -27,6 +27,28 @@ inline double minmap(const Mat& M, const Vec& q, const Vec& z) {
   return double(r);
 }
 
+// The row-by-row acceptance measure of certificate.hpp, recomputed here in long double from its
+// written rule: for each row, s_i = |q_i| + (sum_j |M_ij|) max_j |z_j|; violations -w_i (w_i < 0) and, when
+// z_i > 0 and w_i > 0, min(w_i, |M_ii| z_i) (w_i alone when M_ii = 0), each divided by s_i;
+// +Inf for z_i < 0 or a violation on a row with s_i = 0. Returns the worst row.
+inline double row_certificate(const Mat& M, const Vec& q, const Vec& z) {
+  const long double inf = INFINITY;
+  long double worst = 0;
+  for (int i = 0; i < M.rows(); ++i) {
+    if (z(i) < 0) return double(inf);
+    long double w = q(i), row = 0;
+    for (int j = 0; j < M.cols(); ++j) {
+      w += (long double)M(i, j) * z(j);
+      row += std::fabs((long double)M(i, j));
+    }
+    const long double s = std::fabs((long double)q(i)) + row * (long double)z.cwiseAbs().maxCoeff();
+    long double v = w < 0 ? -w : 0;
+    if (z(i) > 0 && w > 0) v = std::max(v, M(i, i) != 0 ? std::min(w, std::fabs((long double)M(i, i)) * z(i)) : w);
+    if (v > 0) worst = std::max(worst, s > 0 ? v / s : inf);
+  }
+  return double(worst);
+}
+
 // The scale of certificate.hpp: max(max|q|, max|M| max|z|).
 inline double scale(const Mat& M, const Vec& q, const Vec& z) {
   return std::max(q.cwiseAbs().maxCoeff(), M.cwiseAbs().maxCoeff() * z.cwiseAbs().maxCoeff());

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "obliq/core/mechanics/certificate.hpp"
 #include "obliq/core/mechanics/dynamics.hpp"
 #include "obliq/core/mechanics/impact.hpp"
 #include "obliq/scenario.hpp"
@@ -85,6 +86,35 @@ template <class T> DynamicsResult core_dynamics(const Scenario& s, std::size_t* 
   r.active.resize(mu);
   for (int i = 0; i < mu; ++i) r.active[i] = act[i];
   return r;
+}
+
+// The certificate residual (certificate.hpp) of a given answer to s, in scalar T: lets a test
+// hand the certificate an answer worked out on paper, or a deliberately perturbed one.
+template <class T> T impact_residual(const Scenario& s, const ImpactResult& r) {
+  CoreScenario<T> c(s);
+  const int n = c.view.n, mb = c.view.m_b, mu = c.view.m_u;
+  std::vector<T> qp(n), imp(n), lam(mb + mu);
+  std::vector<std::uint8_t> act(mu);
+  for (int i = 0; i < n; ++i) qp[i] = T(r.qdot_plus[i]), imp[i] = T(r.impulse.size() ? r.impulse[i] : 0);
+  for (int i = 0; i < mb + mu; ++i) lam[i] = T(r.lambda[i]);
+  for (int i = 0; i < mu; ++i) act[i] = std::uint8_t(r.active[i]);
+  T ke0 = 0, ke1 = 0;
+  std::uint8_t ec = 0;
+  ImpactView<T> out{vec_view(qp.data(), n), vec_view(imp.data(), n), vec_view(lam.data(), mb + mu),
+                    vec_view(act.data(), mu), &ke0, &ke1, &ec};
+  return impact_certificate(c.view, out);
+}
+
+template <class T> T dynamics_residual(const Scenario& s, const DynamicsResult& r) {
+  CoreScenario<T> c(s);
+  const int n = c.view.n, mb = c.view.m_b, mu = c.view.m_u;
+  std::vector<T> qdd(n), lam(mb + mu);
+  std::vector<std::uint8_t> act(mu);
+  for (int i = 0; i < n; ++i) qdd[i] = T(r.qddot[i]);
+  for (int i = 0; i < mb + mu; ++i) lam[i] = T(r.lambda[i]);
+  for (int i = 0; i < mu; ++i) act[i] = std::uint8_t(r.active[i]);
+  DynamicsView<T> out{vec_view(qdd.data(), n), vec_view(lam.data(), mb + mu), vec_view(act.data(), mu)};
+  return dynamics_certificate(c.view, out);
 }
 
 }  // namespace obliq::test

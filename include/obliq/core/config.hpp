@@ -23,6 +23,9 @@ template <> struct scalar_traits<double> {
   static constexpr double energy_tol = 1e-9;
   // Relative slack under which an inequality row counts as binding.
   static constexpr double binding_tol = 1e-9;
+  // Complementarity law: targets that every x misses by at most this much of each row's own
+  // scale are feasible (docs/certificate.md, "Infeasibility").
+  static constexpr double feasibility_tol = 1e-9;
 };
 
 template <> struct scalar_traits<float> {
@@ -30,6 +33,7 @@ template <> struct scalar_traits<float> {
   // 1e-9 is below float's resolution; 1e-4 is about 1000 ulps of lambda_max.
   static constexpr float energy_tol = 1e-4f;
   static constexpr float binding_tol = 1e-4f;
+  static constexpr float feasibility_tol = 1e-4f;
 };
 
 template <class T> OBLIQ_HD OBLIQ_FORCEINLINE T abs_(T x) { return x < T(0) ? -x : x; }

@@ -20,6 +20,7 @@ enum class Status : int {
   bad_friction,       // friction: some mu_i negative (docs/friction.md)
   friction_law,       // friction: mu > 0 needs the complementarity law
   ambiguous,          // friction, acceleration level: several solutions (Painleve, docs/friction.md)
+  not_certified,      // the answer failed its a-posteriori certificate (mechanics/certificate.hpp)
   not_solved,         // host results: not (yet) solved, e.g. masked out of the solve that sized them
 };
 
@@ -40,6 +41,7 @@ OBLIQ_HD inline const char* status_reason(Status s) {
     case Status::bad_friction: return "mu negative";
     case Status::friction_law: return "friction (mu > 0) needs the complementarity law";
     case Status::ambiguous: return "several solutions (Painleve)";
+    case Status::not_certified: return "not certified";
     case Status::not_solved: return "not solved";
   }
   return "unknown status";

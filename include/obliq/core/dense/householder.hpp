@@ -37,19 +37,27 @@ template <class T> OBLIQ_HD void householder_qr(MatView<T> X, VecView<T> beta) {
   }
 }
 
+// C <- H_j C with the j-th reflector of householder_qr in X.
+template <class T> OBLIQ_HD void apply_reflector(MatView<const T> X, VecView<const T> beta, int j, MatView<T> C) {
+  const int n = X.rows;
+  if (beta[j] == T(0)) return;
+  for (int c = 0; c < C.cols; ++c) {
+    T d = C(j, c);
+    for (int k = j + 1; k < n; ++k) d += X(k, j) * C(k, c);
+    d *= beta[j];
+    C(j, c) -= d;
+    for (int k = j + 1; k < n; ++k) C(k, c) -= d * X(k, j);
+  }
+}
+
 // C (n x c) <- Q C = H_0 H_1 ... H_{m-1} C, with the reflectors of householder_qr in X.
 template <class T> OBLIQ_HD void apply_q(MatView<const T> X, VecView<const T> beta, MatView<T> C) {
-  const int n = X.rows, m = X.cols;
-  for (int j = m - 1; j >= 0; --j) {
-    if (beta[j] == T(0)) continue;
-    for (int c = 0; c < C.cols; ++c) {
-      T d = C(j, c);
-      for (int k = j + 1; k < n; ++k) d += X(k, j) * C(k, c);
-      d *= beta[j];
-      C(j, c) -= d;
-      for (int k = j + 1; k < n; ++k) C(k, c) -= d * X(k, j);
-    }
-  }
+  for (int j = X.cols - 1; j >= 0; --j) apply_reflector(X, beta, j, C);
+}
+
+// C (n x c) <- Q^T C = H_{m-1} ... H_1 H_0 C (each H_j is symmetric).
+template <class T> OBLIQ_HD void apply_qt(MatView<const T> X, VecView<const T> beta, MatView<T> C) {
+  for (int j = 0; j < X.cols; ++j) apply_reflector(X, beta, j, C);
 }
 
 }  // namespace obliq::dense

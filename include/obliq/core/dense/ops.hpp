@@ -1,6 +1,8 @@
 // obliq/core/dense/ops.hpp: the few BLAS-like loops the core needs, on strided views.
 #pragma once
 
+#include <math.h>
+
 #include <type_traits>
 
 #include "obliq/core/view.hpp"
@@ -80,6 +82,22 @@ template <class T> OBLIQ_HD bool all_finite(MatView<T> A) {
   for (int i = 0; i < A.rows; ++i)
     if (!all_finite(A.row(i))) return false;
   return true;
+}
+
+// A power of two p with p x in [1, 2) for finite x > 0 (1 otherwise; for subnormal x, the
+// largest power of two there is). Multiplying by p is exact: the equilibration of rows and
+// matrices that keeps squares and products of the core inside the floating-point range.
+template <class T> OBLIQ_HD T pow2_inverse(T x) {
+  if (!(x > T(0)) || !(x - x == T(0))) return T(1);
+  int e = 0;
+  constexpr int max_exp = sizeof(T) == sizeof(double) ? 1023 : 127;
+  if constexpr (sizeof(T) == sizeof(double)) {
+    ::frexp(double(x), &e);  // x = f 2^e, f in [0.5, 1)
+    return T(::ldexp(1.0, min_(1 - e, max_exp)));
+  } else {
+    ::frexpf(float(x), &e);
+    return T(::ldexpf(1.0f, min_(1 - e, max_exp)));
+  }
 }
 
 }  // namespace obliq::dense

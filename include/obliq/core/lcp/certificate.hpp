@@ -12,16 +12,25 @@
 // Siconos's test data (tests/data/siconos-lcp/REFERENCE.md, column "minmap") reports, so obliq
 // reports it unscaled for a like-for-like comparison.
 //
-// Acceptance. A z is accepted ("ok") when
+// Acceptance, row by row. Each row of w = M z + q is judged against its own scale, the size of
+// its own entries times the size of the solution,
 //
-//     r(z) <= tol_T * s,   s = max(max_i |q_i|, max_ij |M_ij| * max_j |z_j|),
+//     s_i = |q_i| + (sum_j |M_ij|) max_j |z_j|
 //
-// i.e. relative to the size of the terms whose sum is w (the scale of the rounding error made
-// just by evaluating w = M z + q), with tol_T = 1e-9 for double and 1e-4 for float (about 1000
-// ulps at m = 24: room for the conditioning of small contact problems, never for a wrong active
-// set, whose min-map is of the order of s). When s = 0 (q = 0 and z = 0) r is 0 and z = 0 is
-// accepted. The scaling makes the verdict independent of the units of M and q: LCP(aM, bq) has
-// solutions z b/a and the same verdicts.
+// (|row| |z| + |q_i|: a z_j that is rounding residue, 1e-31 beside z of order 1, does not make a
+// row whose true terms are all zero fail on a scale of 1e-31),
+// and z is accepted ("ok") when every row i has
+//
+//     z_i >= 0,   w_i >= -tol_T s_i,   and, if z_i > 0: w_i <= tol_T s_i or z_i |M_ii| <= tol_T s_i
+//
+// (z_i w_i = 0 to the row's rounding: either w_i is zero at its scale, or z_i is too small to
+// move row i; with M_ii = 0 a positive z_i needs w_i zero at its scale). tol_T = 1e-9 for double
+// and 1e-4 for float (about 1000 ulps at m = 24: room for the conditioning of small contact
+// problems, never for a wrong active set, whose rows miss by O(s_i)). A row with s_i = 0 must hold
+// exactly. One row's large numbers never hide another row's violation (as one global scale
+// would: z = 0 for q = (-2, 1e10) is rejected), and the verdict is independent of the units of
+// M and q and of scaling a row of (M, q): LCP(D M, D q) has the same solutions with the same
+// verdicts (D positive diagonal).
 #pragma once
 
 #include <cstddef>
@@ -105,22 +114,35 @@ OBLIQ_HD T lcp_residual(MatView<const T> M, VecView<const T> q, VecView<const T>
   return r;
 }
 
-// The scale s of the acceptance test (header comment).
-template <class T> OBLIQ_HD T lcp_scale(MatView<const T> M, VecView<const T> q, VecView<const T> z) {
+// The worst row of the acceptance test (header comment): the largest violation / s_i, 0 for an
+// exact solution, +Inf for a violation on a row with s_i = 0 or a non-finite z (NaN counts as Inf).
+template <class T> OBLIQ_HD T lcp_certificate(MatView<const T> M, VecView<const T> q, VecView<const T> z) {
   const int m = q.size;
-  T qmax = T(0), mmax = T(0), zmax = T(0);
+  const T inf = T(1) / T(0);
+  // v / s: 0 without a violation (v <= 0), +Inf for a violation on a zero scale or a NaN.
+  const auto ratio = [&](T v, T s) { return v > T(0) ? (s > T(0) ? v / s : inf) : (v <= T(0) ? T(0) : inf); };
+  T worst = T(0), zmax = T(0);
+  for (int j = 0; j < m; ++j) zmax = max_(zmax, abs_(z[j]));
   for (int i = 0; i < m; ++i) {
-    qmax = max_(qmax, abs_(q[i]));
-    zmax = max_(zmax, abs_(z[i]));
-    for (int j = 0; j < m; ++j) mmax = max_(mmax, abs_(M(i, j)));
+    T w = q[i], row = T(0);
+    for (int j = 0; j < m; ++j) {
+      w += M(i, j) * z[j];
+      row += abs_(M(i, j));
+    }
+    const T s = abs_(q[i]) + row * zmax;
+    if (!is_finite_(w) || !is_finite_(z[i]) || z[i] < T(0)) return inf;
+    worst = max_(worst, ratio(-w, s));
+    if (z[i] > T(0) && w > T(0)) {
+      const T d = abs_(M(i, i)) * z[i];
+      worst = max_(worst, d > T(0) ? min_(ratio(w, s), ratio(d, s)) : ratio(w, s));
+    }
   }
-  return max_(qmax, mmax * zmax);
+  return worst;
 }
 
-// The acceptance test: r <= tol_T * s (r NaN: false).
-template <class T>
-OBLIQ_HD bool lcp_accept(MatView<const T> M, VecView<const T> q, VecView<const T> z, T residual) {
-  return residual <= lcp_tolerance<T>::rel * lcp_scale(M, q, z);
+// The acceptance test (header comment).
+template <class T> OBLIQ_HD bool lcp_accept(MatView<const T> M, VecView<const T> q, VecView<const T> z) {
+  return lcp_certificate(M, q, z) <= lcp_tolerance<T>::rel;  // false on NaN
 }
 
 // After a step of iterative refinement changed z (zold: z before it), keep the refined z only if

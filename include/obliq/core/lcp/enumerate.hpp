@@ -106,7 +106,7 @@ OBLIQ_HD Result<T> enumerate(MatView<const T> M, VecView<const T> q, VecView<T> 
     for (int i = 0; i < m; ++i) z[i] = T(0);
     for (int a = 0; a < k; ++a) z[idx.get(a)] = max_(b[a], T(0));
     const T r = lcp_residual(M, q, z.as_const(), w);
-    if (lcp_accept(M, q, z.as_const(), r)) {
+    if (lcp_accept(M, q, z.as_const())) {
       res.residual = r;
       solved = true;
       break;

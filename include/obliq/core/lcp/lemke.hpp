@@ -273,7 +273,7 @@ OBLIQ_HD Result<T> lemke_run(MatView<const T> M, VecView<const T> q, VecView<T> 
         keep_better_refinement(M, q, z, zold, w, res);
       }
     }
-    res.status = lcp_accept(M, q, z.as_const(), res.residual) ? Status::ok : Status::no_convergence;
+    res.status = lcp_accept(M, q, z.as_const()) ? Status::ok : Status::no_convergence;
   }
   arena.release(mark);
   return res;

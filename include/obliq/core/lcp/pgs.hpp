@@ -57,7 +57,7 @@ OBLIQ_HD Result<T> pgs(MatView<const T> M, VecView<const T> q, VecView<T> z, Vec
     return res;
   }
   res.residual = lcp_residual(M, q, z.as_const(), w);
-  if (lcp_accept(M, q, z.as_const(), res.residual)) return res;
+  if (lcp_accept(M, q, z.as_const())) return res;
   int it = 0;
   while (it < max_iterations) {
     for (int i = 0; i < m; ++i) {
@@ -69,7 +69,7 @@ OBLIQ_HD Result<T> pgs(MatView<const T> M, VecView<const T> q, VecView<T> z, Vec
     }
     ++it;
     res.residual = lcp_residual(M, q, z.as_const(), w);
-    if (lcp_accept(M, q, z.as_const(), res.residual)) {
+    if (lcp_accept(M, q, z.as_const())) {
       res.iterations = it;
       return res;
     }

@@ -13,7 +13,7 @@
 // rounding noise: Status::no_convergence) or cycle (Status::lcp_budget).
 //
 // A pivot costs (m + 1) m multiply-adds. Tolerances as in lemke.hpp: a basic value counts as
-// negative below -256 eps max(max|rhs|, max|q|); a diagonal pivot must exceed
+// negative below -256 eps times its row's scale (see the loop); a diagonal pivot must exceed
 // 4096 eps max(max_i |T_ii column|, 1). One step of iterative refinement on the final basis,
 // then the certificate of certificate.hpp decides the status.
 #pragma once
@@ -44,10 +44,8 @@ OBLIQ_HD Result<T> principal_pivot(MatView<const T> M, VecView<const T> q, VecVi
   const int m = q.size;
   Result<T> res;
   if (!lcp_begin(M, q, z, w, res)) return res;
-  T qmax = T(0);
   bool start_ok = true;
   for (int i = 0; i < m; ++i) {
-    qmax = max_(qmax, abs_(q[i]));
     if (q[i] < T(0)) start_ok = false;
   }
   if (start_ok) return res;  // q >= 0: z = 0
@@ -72,13 +70,23 @@ OBLIQ_HD Result<T> principal_pivot(MatView<const T> M, VecView<const T> q, VecVi
   int it = 0;
   bool solved = false;
   while (true) {
-    // Least index with a negative basic variable.
-    T rmax = T(0);
-    for (int i = 0; i < m; ++i) rmax = max_(rmax, abs_(tab(i, rhs)));
-    const T ntol = T(256) * eps * max_(rmax, qmax);
+    // Least index with a negative basic variable, each judged at its own row's scale (one row's
+    // large numbers must not hide another's sign): a basic w_i = q_i + sum_j M_ij z_j against
+    // |q_i| + sum_j |M_ij z_j|, a basic z_i against the largest basic z.
+    T zmax = T(0);
+    for (int i = 0; i < m; ++i)
+      if (zbasic.get(i)) zmax = max_(zmax, abs_(tab(i, rhs)));
     int r = -1;
-    for (int i = 0; i < m && r < 0; ++i)
-      if (tab(i, rhs) < -ntol) r = i;
+    for (int i = 0; i < m && r < 0; ++i) {
+      if (!(tab(i, rhs) < T(0))) continue;
+      T s = zmax;
+      if (!zbasic.get(i)) {
+        s = abs_(q[i]);
+        for (int j = 0; j < m; ++j)
+          if (zbasic.get(j)) s += abs_(M(i, j) * tab(j, rhs));
+      }
+      if (tab(i, rhs) < -T(256) * eps * s) r = i;
+    }
     if (r < 0) {
       solved = true;
       break;
@@ -127,7 +135,7 @@ OBLIQ_HD Result<T> principal_pivot(MatView<const T> M, VecView<const T> q, VecVi
       for (int i = 0; i < m; ++i) z[i] = zbasic.get(i) ? max_(tab(i, rhs), T(0)) : T(0);
       keep_better_refinement(M, q, z, zold, w, res);
     }
-    res.status = lcp_accept(M, q, z.as_const(), res.residual) ? Status::ok : Status::no_convergence;
+    res.status = lcp_accept(M, q, z.as_const()) ? Status::ok : Status::no_convergence;
   }
   arena.release(mark);
   return res;

@@ -10,11 +10,13 @@ namespace obliq {
 
 // Impact: row i is a candidate when closed (phi_i <= gap_tol) and approaching or resting,
 // (A_u qdot)_i <= vel_tol. Writes active (m_u) and returns the number of candidates.
+template <class T> OBLIQ_HD bool is_impact_candidate(const ScenarioView<T>& in, int i) {
+  return in.phi_u[i] <= in.gap_tol && dense::dot(in.A_u.row(i), in.qdot) <= in.vel_tol;
+}
 template <class T> OBLIQ_HD int impact_candidates(const ScenarioView<T>& in, VecView<std::uint8_t> active) {
   int count = 0;
   for (int i = 0; i < in.m_u; ++i) {
-    const T approach = dense::dot(in.A_u.row(i), in.qdot);
-    const bool c = in.phi_u[i] <= in.gap_tol && approach <= in.vel_tol;
+    const bool c = is_impact_candidate(in, i);
     active[i] = c ? 1 : 0;
     count += c;
   }
@@ -23,14 +25,16 @@ template <class T> OBLIQ_HD int impact_candidates(const ScenarioView<T>& in, Vec
 
 // Dynamics: closed and resting, |(A_u qdot)_i| <= vel_tol. A closed row that approaches,
 // (A_u qdot)_i < -vel_tol, means an impact must be resolved first: Status::unresolved_impact.
+template <class T> OBLIQ_HD bool is_dynamics_candidate(const ScenarioView<T>& in, int i) {
+  return in.phi_u[i] <= in.gap_tol && abs_(dense::dot(in.A_u.row(i), in.qdot)) <= in.vel_tol;
+}
 template <class T> OBLIQ_HD Status dynamics_candidates(const ScenarioView<T>& in, VecView<std::uint8_t> active, int& count) {
   count = 0;
   Status st = Status::ok;
   for (int i = 0; i < in.m_u; ++i) {
-    const T rate = dense::dot(in.A_u.row(i), in.qdot);
     const bool closed = in.phi_u[i] <= in.gap_tol;
-    if (closed && rate < -in.vel_tol) st = Status::unresolved_impact;
-    const bool c = closed && abs_(rate) <= in.vel_tol;
+    if (closed && dense::dot(in.A_u.row(i), in.qdot) < -in.vel_tol) st = Status::unresolved_impact;
+    const bool c = is_dynamics_candidate(in, i);
     active[i] = c ? 1 : 0;
     count += c;
   }

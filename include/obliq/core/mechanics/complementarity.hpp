@@ -8,22 +8,36 @@
 //
 // Method, in whitened coordinates xi = L^T (x - x_f) (M = L L^T), where the problem is the
 // Euclidean least-distance problem min 1/2 |xi|^2, Ytilde_b xi = d_b, Z^T xi >= d_u:
+//  0. equilibration: each row and its target are multiplied by a power of two that brings the
+//     row's largest entry into [1, 2) (exact; x does not change), so that no square below
+//     overflows or underflows whatever the rows' scales (docs/certificate.md, "Scales").
 //  1. equality rows: reduce A_b to its r_b orthonormal rows (delassus.hpp); targets that no
 //     x can meet make the problem infeasible (docs/math.md 1). xi_b = Y_b H_b^-1 g_b.
-//  2. inequality rows: Z = L^-1 A_u^T projected off the equality rows' whitened span
-//     (Z' = P_b Z), the reduced Delassus matrix W' = Z'^T Z' (PSD; singular for dependent
-//     contacts) and b' = A_u x_b - t_u; LCP(W', b') gives lambda_u, by the method `solver`
-//     (default: Lemke's method, exact for PSD W'). For a PSD W' Lemke's secondary ray
-//     proves that no x meets the constraints: Status::infeasible (so does enumeration's
-//     "no complementary basis solves it").
+//  2. inequality rows: Z = L^-1 A_u^T projected off the equality rows' whitened span,
+//     Z' = (I - Q Q^T) Z with Q from a Householder QR of Y_b (backward stable: the projection
+//     of a row in that span is rounding noise, eps |Z_j|). A column left with no more than
+//     16 max(m, n) eps cond_L |Z_j| (cond_L = max L_ii / min L_ii) is a row that depends on the
+//     equality rows: it is set to exactly zero, and its row of the LCP reads 0 >= -b'_j,
+//     feasible when b'_j >= -tol_f s_j (then b'_j is taken as >= 0), infeasible otherwise.
+//     Then the reduced Delassus matrix W' = Z'^T Z' (PSD; singular for dependent contacts),
+//     b' = A_u x_b - t_u, and LCP(W', b') (solved as LCP(beta W', b') for z / beta, beta a power
+//     of two that makes max |beta W'_ij| O(1) whatever the units of M) gives lambda_u by the method `solver` (default:
+//     Lemke's method, exact for PSD W', whose secondary ray proves that no x meets the rows).
+//     Infeasibility is decided with the tolerance tol_f (scalar_traits::feasibility_tol, 1e-9
+//     in double) of each row's scale s_j = |t_j| + sum_k |a_jk| (|x_b,k| + |x_f,k|): when the LCP
+//     has no solution, it is solved again with every b'_j raised by tol_f s_j, and only when that
+//     one has no solution either is the problem infeasible. (Rows that are met only to rounding,
+//     such as opposing resting rows a and -c a whose targets differ by noise, are feasible.)
 //  3. x = x_f + L^-T (xi_b + Z' lambda_u); impulse f = M (x - x_f) = L (xi_b + Z' lambda_u).
-//  4. multipliers (docs/math.md 7): the minimum-norm valid one, argmin |lambda| s.t.
-//     A_act^T lambda = f, lambda_u >= 0 on the binding rows, 0 elsewhere. With the SVD of the
-//     binding rows A_act, lambda = lambda_0 + N y, lambda_0 = (A_act^T)^+ f orthogonal to the
-//     null basis N of A_act^T; minimising |y| s.t. lambda_0,u + N_u y >= 0 is, by its dual,
-//     LCP(N_u N_u^T, lambda_0,u) with y = N_u^T mu (again PSD, again Lemke).
+//  4. multipliers (docs/math.md 7), on the rows as given (not equilibrated): the minimum-norm valid
+//     one, argmin |lambda| s.t. A_act^T lambda = f, lambda_u >= 0 on the binding rows, 0
+//     elsewhere. With the SVD of the binding rows A_act, lambda = lambda_0 + N y,
+//     lambda_0 = (A_act^T)^+ f orthogonal to the null basis N of A_act^T; minimising |y| s.t.
+//     lambda_0,u + N_u y >= 0 is, by its dual, LCP(N_u N_u^T, lambda_0,u) with y = N_u^T mu
+//     (again PSD, again Lemke).
 #pragma once
 
+#include "obliq/core/dense/householder.hpp"
 #include "obliq/core/lcp/lemke.hpp"
 #include "obliq/core/lcp/select.hpp"
 #include "obliq/core/mechanics/delassus.hpp"
@@ -32,8 +46,9 @@ namespace obliq {
 
 template <class T> OBLIQ_HD std::size_t complementarity_workspace(int n, int m_b, int k) {
   const std::size_t m = std::size_t(m_b) + k, N = n, K = k, B = m_b;
-  return N                                         // xi
+  return m * N + 2 * m + N                         // equilibrated rows, targets, their scales, xi
          + delassus_workspace<T>(m_b, n) + 2 * (B + 1)  // equality rows, g, c
+         + N * B + B + K                            // QR of Y_b, column sizes of Z
          + N * K + K * K + 3 * K + N                // Z', W', b, z, w, x_b
          + lcp::solve_workspace<T>(k)               // phase 1 (transient)
          + m + m * N + dense::svd_workspace<T>(int(m), n) + 2 * m  // binding rows, their SVD, lambda_0
@@ -44,14 +59,25 @@ template <class T> OBLIQ_HD std::size_t complementarity_workspace(int n, int m_b
 // A (m x n): the first m_b rows are equalities, the other k = m - m_b rows inequalities.
 // Outputs x (n), lambda (m, in A's row order), impulse (n).
 template <class T>
-OBLIQ_HD Status solve_complementarity(MatView<const T> A, int m_b, MatView<const T> L, VecView<const T> x_f,
-                                      VecView<const T> t, VecView<T> x, VecView<T> lambda, VecView<T> impulse,
+OBLIQ_HD Status solve_complementarity(MatView<const T> A0, int m_b, MatView<const T> L, VecView<const T> x_f,
+                                      VecView<const T> t0, VecView<T> x, VecView<T> lambda, VecView<T> impulse,
                                       Arena<T>& arena, lcp::Solver solver = lcp::Solver::lemke) {
-  const int m = A.rows, n = A.cols, k = m - m_b;
+  const int m = A0.rows, n = A0.cols, k = m - m_b;
+  const T eps = scalar_traits<T>::eps, tol_f = scalar_traits<T>::feasibility_tol;
   const std::size_t mark = arena.mark();
-  MatView<const T> A_b = A.top_rows(m_b), A_u = A.block(m_b, 0, k, n);
+  // 0. Equilibrated rows A and targets t (powers of two: exact).
+  MatView<T> As = arena.mat(m, n);
+  VecView<T> ts = arena.vec(m), bscale = arena.vec(m);
   VecView<T> xi = arena.vec(n);  // whitened impulse direction L^-1 f
   if (arena.overflow) return Status::bad_shape;
+  for (int i = 0; i < m; ++i) {
+    const T p = dense::pow2_inverse(dense::max_abs(A0.row(i)));
+    for (int j = 0; j < n; ++j) As(i, j) = A0(i, j) * p;
+    ts[i] = t0[i] * p;
+  }
+  const MatView<const T> A = As.as_const();
+  const VecView<const T> t = ts.as_const();
+  MatView<const T> A_b = A.top_rows(m_b), A_u = A.block(m_b, 0, k, n);
   dense::fill(xi, T(0));
 
   // 1. Equality rows.
@@ -72,28 +98,59 @@ OBLIQ_HD Status solve_complementarity(MatView<const T> A, int m_b, MatView<const
     dense::gemv(T(1), fb.Y.as_const(), g.as_const(), T(0), xi);
   }
 
-  // 2. Inequality rows: Z' = P_b L^-1 A_u^T, W' = Z'^T Z', b' = A_u x_b - t_u.
+  // 2. Inequality rows: Z' = (I - Q Q^T) L^-1 A_u^T, W' = Z'^T Z', b' = A_u x_b - t_u.
   MatView<T> Z = arena.mat(n, k);
   MatView<T> Wr = arena.mat(k, k);
-  VecView<T> b = arena.vec(k), z = arena.vec(k), w = arena.vec(k), x_b = arena.vec(n);
-  VecView<T> c = arena.vec(max_(r_b, 1));
+  VecView<T> b = arena.vec(k), z = arena.vec(k), w = arena.vec(k), x_b = arena.vec(n), zsize = arena.vec(k);
   if (arena.overflow) return Status::bad_shape;
   dense::copy(A_u.transpose(), Z);
   dense::solve_lower(L, Z);
-  for (int j = 0; j < k && r_b > 0; ++j) {  // Z_j -= Y_b H_b^-1 Y_b^T Z_j
-    VecView<T> cr = c.head(r_b);
-    dense::gemv(T(1), fb.Y.transpose().as_const(), Z.col(j).as_const(), T(0), cr);
-    dense::cholesky_solve(fb.H.as_const(), cr);
-    dense::gemv(T(-1), fb.Y.as_const(), cr.as_const(), T(1), Z.col(j));
+  for (int j = 0; j < k; ++j) zsize[j] = dense::max_abs(Z.col(j).as_const());
+  if (r_b > 0) {
+    MatView<T> Q = arena.mat(n, r_b);
+    VecView<T> beta = arena.vec(r_b);
+    if (arena.overflow) return Status::bad_shape;
+    dense::copy(fb.Y.as_const(), Q);
+    dense::householder_qr(Q, beta);
+    dense::apply_qt(Q.as_const(), beta.as_const(), Z);
+    for (int i = 0; i < r_b; ++i)
+      for (int j = 0; j < k; ++j) Z(i, j) = T(0);
+    dense::apply_q(Q.as_const(), beta.as_const(), Z);
   }
-  dense::gram(Z, Wr);
+  T lmax = T(0), lmin = L(0, 0);
+  for (int i = 0; i < n; ++i) lmax = max_(lmax, L(i, i)), lmin = min_(lmin, L(i, i));
+  const T tau_dep = T(16) * T(max_(m, n)) * eps * (lmax / lmin);
   dense::copy(xi, x_b);
   dense::solve_lower_transpose(L, x_b);
   dense::axpy(T(1), x_f, x_b);
-  for (int i = 0; i < k; ++i) b[i] = dense::dot(A_u.row(i), x_b.as_const()) - t[m_b + i];
+  for (int i = 0; i < k; ++i) {
+    const VecView<const T> a = A_u.row(i);
+    b[i] = dense::dot(a, x_b.as_const()) - t[m_b + i];
+    T s = abs_(t[m_b + i]);
+    for (int j = 0; j < n; ++j) s += abs_(a[j]) * (abs_(x_b[j]) + abs_(x_f[j]));
+    bscale[i] = s;
+    if (r_b > 0 && dense::max_abs(Z.col(i).as_const()) <= tau_dep * zsize[i]) {
+      // Row i depends on the equality rows: 0 >= -b'_i.
+      dense::fill(Z.col(i), T(0));
+      if (b[i] < -tol_f * s) return Status::infeasible;
+      b[i] = max_(b[i], T(0));
+    }
+  }
+  dense::gram(Z, Wr);
+  // W' carries the units of M^-1: the LCP is solved for z / beta with beta W' (beta a power of
+  // two bringing max |W'_ij| into [1, 2), exact), so that its pivot tolerances see O(1) numbers.
+  const T beta = dense::pow2_inverse(dense::max_abs(Wr.as_const()));
+  for (int i = 0; i < k; ++i) dense::scale(Wr.row(i), beta);
   lcp::Result<T> res = lcp::solve(Wr.as_const(), b.as_const(), z, w, arena, solver);
-  if (res.status == Status::lcp_ray) return Status::infeasible;
+  if (res.status == Status::lcp_ray || res.status == Status::infeasible || res.status == Status::no_convergence) {
+    // No solution: is there one when every row may miss its target by tol_f of its scale?
+    for (int i = 0; i < k; ++i) b[i] += tol_f * bscale[i];
+    const lcp::Result<T> relaxed = lcp::solve(Wr.as_const(), b.as_const(), z, w, arena, solver);
+    if (relaxed.status == Status::ok) res = relaxed;
+  }
+  if (res.status == Status::lcp_ray || res.status == Status::infeasible) return Status::infeasible;
   if (res.status != Status::ok) return res.status == Status::lcp_budget ? Status::no_convergence : res.status;
+  dense::scale(z, beta);
 
   // 3. x and the impulse.
   dense::gemv(T(1), Z.as_const(), z.as_const(), T(1), xi);
@@ -123,7 +180,7 @@ OBLIQ_HD Status solve_complementarity(MatView<const T> A, int m_b, MatView<const
   }
   MatView<T> Aa = arena.mat(m_a, n);
   if (arena.overflow) return Status::bad_shape;
-  for (int i = 0; i < m_a; ++i) dense::copy(A.row(rows.get(i)), Aa.row(i));
+  for (int i = 0; i < m_a; ++i) dense::copy(A0.row(rows.get(i)), Aa.row(i));
   dense::Svd<T> sa;
   Status st = dense::svd(Aa.as_const(), sa, arena);
   if (st != Status::ok) return st;

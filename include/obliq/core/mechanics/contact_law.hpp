@@ -12,11 +12,15 @@
 namespace obliq {
 
 template <class T> struct ContactProblem {
-  MatView<T> L;           // n x n, lower Cholesky factor of M
-  ConstraintRows<T> rows;  // [A_b ; A_u,C]
+  MatView<T> L;            // n x n, lower Cholesky factor of M
+  ConstraintRows<T> rows;  // c [A_b ; A_u,C]
+  T c = T(1);              // the rows' common scale: a power of two bringing max |A_ij| into [1, 2)
 };
 
-// L = chol(M) and the stacked rows. Status::not_spd when the factorization fails.
+// L = chol(M) and the stacked rows, multiplied by one power of two c (exact) so that the
+// Delassus factor's squares stay inside the floating-point range whatever the rows' units; the
+// law's multipliers of these rows are c lambda (unscale_multipliers). Status::not_spd when the
+// factorization fails.
 template <class T>
 OBLIQ_HD Status setup_contact_problem(const ScenarioView<T>& in, VecView<const std::uint8_t> active, int k,
                                       ContactProblem<T>& p, Arena<T>& arena) {
@@ -25,7 +29,14 @@ OBLIQ_HD Status setup_contact_problem(const ScenarioView<T>& in, VecView<const s
   dense::copy(in.M, p.L);
   if (!dense::cholesky(p.L)) return Status::not_spd;
   if (!stack_constraint_rows(in, active, k, p.rows, arena)) return Status::bad_shape;
+  p.c = dense::pow2_inverse(dense::max_abs(p.rows.A.as_const()));
+  for (int i = 0; i < p.rows.A.rows; ++i) dense::scale(p.rows.A.row(i), p.c);
   return Status::ok;
+}
+
+// The multipliers of the scaled rows c A are lambda / c; back to the rows as given: times c.
+template <class T> OBLIQ_HD void unscale_multipliers(const ContactProblem<T>& p, VecView<T> lambda_rows) {
+  dense::scale(lambda_rows, p.c);
 }
 
 // Solves the law on the stacked rows: x (n), lambda_rows (m, stacked order), impulse = A^T lambda.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "obliq/core/mechanics/candidates.hpp"
+#include "obliq/core/mechanics/certificate.hpp"
 #include "obliq/core/mechanics/contact_law.hpp"
 #include "obliq/core/mechanics/validate.hpp"
 
@@ -12,6 +13,12 @@ template <class T> OBLIQ_HD std::size_t dynamics_workspace_size(int n, int m_b, 
   const int m = m_b + m_u;
   return std::size_t(n) * n + std::size_t(m) * n + 3 * std::size_t(m) + 2 * std::size_t(n) + delassus_workspace<T>(m, n) +
          max_(complementarity_workspace<T>(n, m_b, m_u), std::size_t(2 * m + n)) + 16;
+}
+
+// The outputs of a failed scenario: every number zero.
+template <class T> OBLIQ_HD void clear_dynamics(const DynamicsView<T>& out) {
+  dense::fill(out.qddot, T(0));
+  dense::fill(out.lambda, T(0));
 }
 
 namespace detail {
@@ -31,7 +38,7 @@ template <class T> OBLIQ_HD Status dynamics_solve(const ScenarioView<T>& in, con
   VecView<T> a_f = arena.vec(n), t = arena.vec(m), lambda_rows = arena.vec(m), impulse = arena.vec(n);
   if (arena.overflow) return Status::bad_shape;
   // Rows hold A qdd + c = 0 (or >= 0): targets t = -c, c = Adot qdot (docs/math.md 4).
-  for (int i = 0; i < m; ++i) t[i] = -in.Adot_qdot[rows.index.get(i)];
+  for (int i = 0; i < m; ++i) t[i] = -in.Adot_qdot[rows.index.get(i)] * p.c;  // rows scaled by c
   // Free acceleration a_f = M^-1 (u - h).
   for (int i = 0; i < n; ++i) a_f[i] = in.u[i] - in.h[i];
   dense::cholesky_solve(p.L.as_const(), a_f);
@@ -39,20 +46,20 @@ template <class T> OBLIQ_HD Status dynamics_solve(const ScenarioView<T>& in, con
   st = solve_contact_law(in, p, a_f.as_const(), t.as_const(), out.qddot, lambda_rows, impulse,
                          static_cast<const DelassusFactor<T>*>(nullptr), arena);
   if (st != Status::ok) return st;
+  unscale_multipliers(p, lambda_rows);
   scatter_multipliers(rows, lambda_rows.as_const(), out.lambda);
+  if (!certified(dynamics_certificate(in, out))) return Status::not_certified;
   return Status::ok;
 }
 }  // namespace detail
 
-// Solves one scenario's constrained dynamics. On a failed status every output is zero.
+// Solves one scenario's constrained dynamics. An answer is "ok" only when its certificate
+// (certificate.hpp) passes. On a failed status every output is zero.
 template <class T> OBLIQ_HD Status dynamics(const ScenarioView<T>& in, const DynamicsView<T>& out, Arena<T>& arena) {
   const std::size_t mark = arena.mark();
   const Status st = detail::dynamics_solve(in, out, arena);
   arena.release(mark);
-  if (st != Status::ok) {
-    dense::fill(out.qddot, T(0));
-    dense::fill(out.lambda, T(0));
-  }
+  if (st != Status::ok) clear_dynamics(out);
   return st;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "obliq/core/mechanics/candidates.hpp"
+#include "obliq/core/mechanics/certificate.hpp"
 #include "obliq/core/mechanics/contact_law.hpp"
 #include "obliq/core/mechanics/energy.hpp"
 #include "obliq/core/mechanics/validate.hpp"
@@ -15,6 +16,15 @@ template <class T> OBLIQ_HD std::size_t impact_workspace_size(int n, int m_b, in
   const std::size_t law = max_(complementarity_workspace<T>(n, m_b, m_u), std::size_t(2 * m + n));
   return std::size_t(n) * n + std::size_t(m) * n + 3 * std::size_t(m) + 2 * std::size_t(n) + delassus_workspace<T>(m, n) +
          max_(law, energy_workspace<T>(m_u, m)) + 16;
+}
+
+// The outputs of a failed scenario: every number zero (never NaN).
+template <class T> OBLIQ_HD void clear_impact(const ImpactView<T>& out) {
+  dense::fill(out.qdot_plus, T(0));
+  dense::fill(out.impulse, T(0));
+  dense::fill(out.lambda, T(0));
+  *out.kinetic_energy_pre = *out.kinetic_energy_post = T(0);
+  *out.energy_consistent = 0;
 }
 
 namespace detail {
@@ -39,7 +49,7 @@ template <class T> OBLIQ_HD Status impact_solve(const ScenarioView<T>& in, const
       t[i] = T(0);
     } else {
       e_c[i - in.m_b] = in.e[row - in.m_b];
-      t[i] = -in.e[row - in.m_b] * dense::dot(rows.A.row(i), in.qdot);
+      t[i] = -in.e[row - in.m_b] * dense::dot(rows.A.row(i), in.qdot);  // rows scaled by c: so is t
     }
   }
   // Free velocity v_f = q + M^-1 i_u (no solve when no impulse is applied, the common case).
@@ -54,7 +64,9 @@ template <class T> OBLIQ_HD Status impact_solve(const ScenarioView<T>& in, const
   if (st != Status::ok) return st;
   st = solve_contact_law(in, p, v_f.as_const(), t.as_const(), out.qdot_plus, lambda_rows, out.impulse, &f, arena);
   if (st != Status::ok) return st;
+  unscale_multipliers(p, lambda_rows);
   scatter_multipliers(rows, lambda_rows.as_const(), out.lambda);
+  if (!certified(impact_certificate(in, out))) return Status::not_certified;
   *out.kinetic_energy_pre = kinetic_energy_chol(L, in.qdot);
   *out.kinetic_energy_post = kinetic_energy_chol(L, out.qdot_plus.as_const());
   bool consistent = true;
@@ -64,18 +76,13 @@ template <class T> OBLIQ_HD Status impact_solve(const ScenarioView<T>& in, const
 }
 }  // namespace detail
 
-// Solves one impact. On a failed status every output is zero (never NaN).
+// Solves one impact. An answer is "ok" only when its certificate (certificate.hpp) passes. On a
+// failed status every output is zero (never NaN).
 template <class T> OBLIQ_HD Status impact(const ScenarioView<T>& in, const ImpactView<T>& out, Arena<T>& arena) {
   const std::size_t mark = arena.mark();
   const Status st = detail::impact_solve(in, out, arena);
   arena.release(mark);
-  if (st != Status::ok) {
-    dense::fill(out.qdot_plus, T(0));
-    dense::fill(out.impulse, T(0));
-    dense::fill(out.lambda, T(0));
-    *out.kinetic_energy_pre = *out.kinetic_energy_post = T(0);
-    *out.energy_consistent = 0;
-  }
+  if (st != Status::ok) clear_impact(out);
   return st;
 }
 

@@ -1,0 +1,192 @@
+// obliq/core/mechanics/certificate.hpp: the a-posteriori certificate of one answer, checked from
+// the scenario's input data alone (docs/certificate.md).
+//
+// An answer x (qdot_plus or qddot) with multipliers lambda (bilateral rows first) is certified
+// when it meets the optimality conditions of the law (docs/format.md "What the laws mean"; docs/math.md 5,
+// 7), each row against its own scale:
+//   balance     M (x - x_0) - r = A^T lambda                 per coordinate j, scale
+//               sum_k |M_jk| (|x_k| + |x_0,k|) + |r_j| + sum_i |A_ij lambda_i| + G,
+//               G = max_i max_k |A_ik lambda_i| (the largest impulse of one row)
+//               (impact: x_0 = qdot, r = i_u; dynamics: x_0 = 0, r = u - h);
+//   rows        slack_i = a_i x - t_i, scale s_i = sum_j |a_ij| (|x_j| + |x_0,j| + c_j) + |t|_i with
+//               c_j = (|r_j| + sum_k |A_kj lambda_k|) / M_jj (the size of the free and the
+//               constraint motion of coordinate j),
+//               |t|_i the magnitude of the target's own terms (impact: e_i sum_j |a_ij qdot_j|,
+//               t_i = -e_i a_i qdot; dynamics: |Adot_qdot_i|, t_i = -Adot_qdot_i);
+//               bilateral rows: |slack_i| <= tol s_i;
+//   complementarity law, candidate rows: slack_i >= -tol s_i, lambda_i >= -tol l_i and
+//               min(slack_i / s_i, lambda_i / l_i) <= tol, where l_i = F / max_j |a_ij| is the
+//               size of a multiplier of row i that moves the balance by its scale F (the largest
+//               coordinate scale above);
+//   projection law, candidate rows: equalities like the bilateral rows, or, when the targets are
+//               inconsistent and met in least squares (docs/format.md "Fine print"), A^T (A x - t) = 0
+//               per coordinate j against sum_i |A_ij| s_i;
+//   rows that do not take part: lambda_i = 0 exactly; `active` is the candidate rule's verdict.
+// The residual is the largest violation / scale over every test (0 for an exact answer; NaN or
+// Inf outputs give +Inf). The answer is certified when the residual is at most tol_T
+// (certificate_tolerance below). Every scale is a sum of absolute values of products of input
+// and output numbers, never a square, so no test overflows or underflows before its data does,
+// and every test is invariant under a scaling of a row, of M or of the units of x.
+#pragma once
+
+#include "obliq/core/dense/ops.hpp"
+#include "obliq/core/mechanics/candidates.hpp"
+#include "obliq/core/scenario_view.hpp"
+
+namespace obliq {
+
+// tol_T: 1e-6 in double (room for cond(M) up to 1e8 amplifying the rounding of the solve: the
+// reference's projection-law answers at cond(M) = 1e8 miss their rows by more than 1e-8; never
+// room for a wrong active set, a broken row or a pulling contact, which miss by O(1)); 1e-3 in
+// float.
+template <class T> struct certificate_tolerance;
+template <> struct certificate_tolerance<double> { static constexpr double rel = 1e-6; };
+template <> struct certificate_tolerance<float> { static constexpr float rel = 1e-3f; };
+
+template <class T> OBLIQ_HD OBLIQ_FORCEINLINE bool certified(T residual) {
+  return residual <= certificate_tolerance<T>::rel;  // false on NaN
+}
+
+namespace detail {
+
+// violation / scale: 0 when there is no violation (violation <= 0), +Inf for a violation on a
+// zero scale or a NaN.
+template <class T> OBLIQ_HD OBLIQ_FORCEINLINE T cert_ratio(T violation, T scale) {
+  if (!(violation > T(0))) return violation <= T(0) ? T(0) : T(1) / T(0);
+  return scale > T(0) ? violation / scale : T(1) / T(0);
+}
+
+// What the impact and dynamics certificates share once the kind-specific data is fixed:
+// x_0 and r = r_plus - r_minus of the balance, targets t_i and their magnitudes.
+template <class T, class Target>
+OBLIQ_HD T law_certificate(const ScenarioView<T>& in, VecView<const T> x, VecView<const T> lambda,
+                           VecView<const std::uint8_t> active, VecView<const T> x0, VecView<const T> r_plus,
+                           VecView<const T> r_minus, Target target, bool dynamics) {
+  const int n = in.n, m_b = in.m_b, m_u = in.m_u;
+  const T inf = T(1) / T(0);
+  if (!dense::all_finite(x) || !dense::all_finite(lambda)) return inf;
+  const auto row = [&](int i) { return i < m_b ? in.A_b.row(i) : in.A_u.row(i - m_b); };
+  T worst = T(0);
+  // Candidates: the kinematic rule of candidates.hpp; rows outside it carry no multiplier.
+  for (int i = 0; i < m_u; ++i) {
+    const bool c = dynamics ? is_dynamics_candidate(in, i) : is_impact_candidate(in, i);
+    if ((active[i] != 0) != c) return inf;
+    if (!c && lambda[m_b + i] != T(0)) return inf;
+  }
+  // Balance M (x - x_0) - r = A^T lambda, coordinate by coordinate; F = the largest scale. Every
+  // coordinate's scale includes G, the largest impulse one row carries (max_i max_k |A_ik lambda_i|):
+  // the rounding of dependent rows' multipliers is of that size in every coordinate.
+  T G = T(0);
+  for (int i = 0; i < m_b + m_u; ++i) G = max_(G, dense::max_abs(row(i)) * abs_(lambda[i]));
+  T F = T(0);
+  for (int j = 0; j < n; ++j) {
+    T res = -r_plus[j] + r_minus[j], scale = abs_(r_plus[j]) + abs_(r_minus[j]) + G;
+    for (int k = 0; k < n; ++k) {
+      res += in.M(j, k) * (x[k] - x0[k]);
+      scale += abs_(in.M(j, k)) * (abs_(x[k]) + abs_(x0[k]));
+    }
+    for (int i = 0; i < m_b + m_u; ++i) {
+      const T p = row(i)[j] * lambda[i];
+      res -= p;
+      scale += abs_(p);
+    }
+    worst = max_(worst, cert_ratio(abs_(res), scale));
+    F = max_(F, scale);
+  }
+  // The size of the free motion in each coordinate, (|r_plus_j| + |r_minus_j|) / M_jj (the
+  // Jacobi estimate of |M^-1 r|): an answer x near 0 computed from a large free motion carries
+  // that motion's rounding (a box resting under gravity: qdd = 0 from M^-1 h = -g).
+  // With it, the size of the constraint impulse's motion, sum_i |A_ij lambda_i| / M_jj: a coordinate
+  // that ends near 0 because the impulse cancels its motion carries the rounding of that motion
+  // through the coupling in M (a bilateral row x_1 = 0 with M_12 != 0).
+  const auto free = [&](int j) {
+    T f = abs_(r_plus[j]) + abs_(r_minus[j]);
+    for (int i = 0; i < m_b + m_u; ++i) f += abs_(row(i)[j] * lambda[i]);
+    return f / in.M(j, j);
+  };
+  // Rows, and the least-squares condition of the projection law on inconsistent targets.
+  const bool projection = in.law == Law::projection;
+  T worst_equal = T(0);  // projection law: the worst candidate-row equality
+  for (int i = 0; i < m_b + m_u; ++i) {
+    const bool candidate = i < m_b || active[i - m_b] != 0;
+    if (!candidate) continue;
+    const VecView<const T> a = row(i);
+    T t = T(0), tmag = T(0);
+    target(i, t, tmag);
+    T v = T(0), s = tmag;
+    for (int j = 0; j < n; ++j) {
+      v += a[j] * x[j];
+      s += abs_(a[j]) * (abs_(x[j]) + abs_(x0[j]) + free(j));
+    }
+    const T slack = v - t;
+    if (i < m_b || projection) {
+      const T r = cert_ratio(abs_(slack), s);
+      if (projection) worst_equal = max_(worst_equal, r);
+      else worst = max_(worst, r);
+      continue;
+    }
+    const T l = F / dense::max_abs(a);  // +Inf for a zero row: its multiplier is free
+    const T lam = lambda[i];
+    worst = max_(worst, cert_ratio(-slack, s));
+    worst = max_(worst, cert_ratio(-lam, l));
+    if (slack > T(0) && lam > T(0)) worst = max_(worst, min_(cert_ratio(slack, s), cert_ratio(lam, l)));
+  }
+  if (projection && !certified(worst_equal)) {
+    // Least squares: A^T (A x - t) = 0 over the rows taking part.
+    T ls = T(0);
+    for (int j = 0; j < n; ++j) {
+      T res = T(0), scale = T(0);
+      for (int i = 0; i < m_b + m_u; ++i) {
+        if (i >= m_b && active[i - m_b] == 0) continue;
+        const VecView<const T> a = row(i);
+        T t = T(0), tmag = T(0);
+        target(i, t, tmag);
+        T v = T(0), s = tmag;
+        for (int k = 0; k < n; ++k) {
+          v += a[k] * x[k];
+          s += abs_(a[k]) * (abs_(x[k]) + abs_(x0[k]) + free(k));
+        }
+        res += a[j] * (v - t);
+        scale += abs_(a[j]) * s;
+      }
+      ls = max_(ls, cert_ratio(abs_(res), scale));
+    }
+    worst_equal = ls;
+  }
+  return max_(worst, worst_equal);
+}
+
+}  // namespace detail
+
+// The certificate residual of an impact answer (qdot_plus, lambda, active of `out`).
+template <class T> OBLIQ_HD T impact_certificate(const ScenarioView<T>& in, const ImpactView<T>& out) {
+  const int m_b = in.m_b;
+  const auto target = [&](int i, T& t, T& tmag) {
+    if (i < m_b) return;  // bilateral rows: t = 0 (eq 21)
+    const VecView<const T> a = in.A_u.row(i - m_b);
+    const T e = in.e[i - m_b];
+    T v = T(0), s = T(0);
+    for (int j = 0; j < in.n; ++j) {
+      v += a[j] * in.qdot[j];
+      s += abs_(a[j] * in.qdot[j]);
+    }
+    t = -e * v;  // Newton's law, eq 22, 42
+    tmag = e * s;
+  };
+  T zero = T(0);  // r_minus = 0, a broadcast view of one zero
+  return detail::law_certificate(in, out.qdot_plus.as_const(), out.lambda.as_const(), out.active.as_const(), in.qdot,
+                                 in.i_u, VecView<const T>{&zero, in.n, 0}, target, false);
+}
+
+// The certificate residual of a dynamics answer (qddot, lambda, active of `out`).
+template <class T> OBLIQ_HD T dynamics_certificate(const ScenarioView<T>& in, const DynamicsView<T>& out) {
+  const auto target = [&](int i, T& t, T& tmag) {  // A qdd + Adot qdot = 0 (docs/math.md 4)
+    t = -in.Adot_qdot[i];
+    tmag = abs_(t);
+  };
+  T zero = T(0);
+  return detail::law_certificate(in, out.qddot.as_const(), out.lambda.as_const(), out.active.as_const(),
+                                 VecView<const T>{&zero, in.n, 0}, in.u, in.h, target, true);
+}
+
+}  // namespace obliq

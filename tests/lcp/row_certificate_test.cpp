@@ -1,0 +1,77 @@
+// tests/lcp/row_certificate_test.cpp: the per-row LCP acceptance of core/lcp/certificate.hpp.
+// Each row of w = M z + q is judged against its own scale |q_i| + (sum_j |M_ij|) max|z|, so a large
+// number in one row never hides a violation in another (issue 9).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "obliq/core/lcp/select.hpp"
+
+namespace {
+
+using obliq::Arena;
+using obliq::MatView;
+using obliq::Status;
+using obliq::VecView;
+using obliq::lcp::Solver;
+
+template <class T> T cert(int m, const std::vector<T>& M, const std::vector<T>& q, const std::vector<T>& z) {
+  return obliq::lcp::lcp_certificate<T>(MatView<const T>{M.data(), m, m, m, 1}, VecView<const T>{q.data(), m, 1},
+                                        VecView<const T>{z.data(), m, 1});
+}
+
+template <class T> class RowCertificate : public ::testing::Test {};
+using Scalars = ::testing::Types<double, float>;
+TYPED_TEST_SUITE(RowCertificate, Scalars);
+
+// Issue 9's example: M = I, q = (-2, 1e10). z = 0 leaves w_1 = -2 < 0 (rejected, whatever row 2
+// holds); the solution is z = (2, 0), w = (0, 1e10).
+TYPED_TEST(RowCertificate, OneRowsLargeNumberHidesNothing) {
+  using T = TypeParam;
+  const std::vector<T> M{1, 0, 0, 1}, q{-2, T(1e10)};
+  const std::vector<T> zero{0, 0};
+  EXPECT_FALSE(obliq::lcp::lcp_accept<T>({M.data(), 2, 2, 2, 1}, {q.data(), 2, 1}, {zero.data(), 2, 1}));
+  EXPECT_EQ(cert<T>(2, M, q, {0, 0}), T(1));  // w_1 = -2 against s_1 = 2
+  EXPECT_EQ(cert<T>(2, M, q, {2, 0}), T(0));
+  for (Solver s : {Solver::lemke, Solver::pivot, Solver::pgs, Solver::enumerate, Solver::automatic}) {
+    std::vector<T> z(2), w(2), scratch(obliq::lcp::solve_workspace<T>(2));
+    Arena<T> a{scratch.data(), scratch.size()};
+    const auto r = obliq::lcp::solve<T>({M.data(), 2, 2, 2, 1}, {q.data(), 2, 1}, {z.data(), 2, 1}, {w.data(), 2, 1}, a, s);
+    ASSERT_EQ(r.status, Status::ok) << obliq::lcp::solver_name(s);
+    EXPECT_NEAR(z[0], T(2), T(1e-3)) << obliq::lcp::solver_name(s);
+    EXPECT_EQ(z[1], T(0)) << obliq::lcp::solver_name(s);
+  }
+}
+
+// Deliberately perturbed solutions are rejected: seed 004 (W = [[2,1],[1,2]], b = (-3,-3),
+// z = (1, 1)) with z moved by 1e-6 (double) / 1e-2 (float), a negative z, and a complementarity
+// break (z_1 > 0 while w_1 > 0).
+TYPED_TEST(RowCertificate, PerturbedSolutionsAreRejected) {
+  using T = TypeParam;
+  const std::vector<T> M{2, 1, 1, 2}, q{-3, -3};
+  const T d = std::is_same_v<T, double> ? T(1e-6) : T(1e-2);
+  EXPECT_EQ(cert<T>(2, M, q, {1, 1}), T(0));
+  EXPECT_GT(cert<T>(2, M, q, {1 + d, 1}), obliq::lcp::lcp_tolerance<T>::rel);
+  EXPECT_GT(cert<T>(2, M, q, {1, 1 - d}), obliq::lcp::lcp_tolerance<T>::rel);
+  EXPECT_GT(cert<T>(2, M, q, {-d, 3}), obliq::lcp::lcp_tolerance<T>::rel);
+  // q = (1, -3): solution z = (0, 1.5), w = (2.5, 0). z = (0.5, 1.25) has w = (3.25, 0): row 1
+  // pushes (z_1 = 0.5) while separating (w_1 = 3.25).
+  const std::vector<T> q2{1, -3};
+  EXPECT_EQ(cert<T>(2, M, q2, {0, 1.5}), T(0));
+  EXPECT_GT(cert<T>(2, M, q2, {0.5, 1.25}), obliq::lcp::lcp_tolerance<T>::rel);
+}
+
+// The verdict does not depend on the scale of a row of (M, q), from 2^-1000 to 2^1000.
+TEST(RowCertificate, InvariantUnderRowScaling) {
+  const std::vector<double> M{2, 1, 1, 2}, q{-3, -3};
+  const double r0 = cert<double>(2, M, q, {1 + 1e-7, 1});
+  EXPECT_GT(r0, 1e-9);
+  for (int k = -1000; k <= 1000; k += 100) {
+    const double S = std::ldexp(1.0, k);
+    const std::vector<double> Ms{2 * S, 1 * S, 1, 2}, qs{-3 * S, -3};
+    EXPECT_NEAR(cert<double>(2, Ms, qs, {1 + 1e-7, 1}), r0, 1e-9 * r0) << k;
+  }
+}
+
+}  // namespace
