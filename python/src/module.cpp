@@ -42,6 +42,7 @@ void bind_status(nb::module_& m) {
       .value("bad_friction", Status::bad_friction)
       .value("friction_law", Status::friction_law)
       .value("ambiguous", Status::ambiguous)
+      .value("not_certified", Status::not_certified)
       .value("not_solved", Status::not_solved);
   m.def(
       "status_reason", [](int code) { return std::string(status_reason(Status(code))); }, nb::arg("code"),

@@ -16,8 +16,8 @@
 
 #include "cli/commands.hpp"
 #include "cpu/omp_guard.hpp"
-#include "io/limits.hpp"
 #include "cpu/scenario_views.hpp"
+#include "io/limits.hpp"
 #include "io/random_scenarios.hpp"
 #include "obliq/io/scenario_json.hpp"
 #include "obliq/batch.hpp"

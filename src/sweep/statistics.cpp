@@ -21,14 +21,6 @@ namespace {
 using json = nlohmann::ordered_json;
 using Sketch = datasketches::kll_sketch<double>;
 
-// The number of Status values: every value up to the first that status_reason does not name
-// (core/status.hpp names each one), so a status added to the core gets its slot.
-int status_values() {
-  int k = 0;
-  while (std::strcmp(status_reason(Status(k)), "unknown status") != 0) ++k;
-  return k;
-}
-
 std::uint64_t splitmix(std::uint64_t x) {
   x += 0x9e3779b97f4a7c15ULL;
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -209,7 +201,7 @@ Statistics::Statistics(const Study& study, std::vector<std::pair<double, double>
     o.open.reserve(kBlock);
   }
   s.begin = s.end = begin;
-  s.status_count.assign(status_values(), 0);  // one slot per Status value
+  s.status_count.assign(status_kinds, 0);  // one slot per Status value
   s.candidate.assign(s.L.m_u, 0);
   s.released.assign(s.L.m_u, 0);
 }

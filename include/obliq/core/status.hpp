@@ -24,6 +24,10 @@ enum class Status : int {
   not_solved,         // host results: not (yet) solved, e.g. masked out of the solve that sized them
 };
 
+// The number of Status values (tables indexed by status, such as a sweep's counts); keep it
+// after the last enumerator.
+inline constexpr int status_kinds = int(Status::not_solved) + 1;
+
 // A short reason, used verbatim after "error: " in the command's output.
 OBLIQ_HD inline const char* status_reason(Status s) {
   switch (s) {
