@@ -28,20 +28,21 @@ inline double minmap(const Mat& M, const Vec& q, const Vec& z) {
 }
 
 // The row-by-row acceptance measure of certificate.hpp, recomputed here in long double from its
-// written rule: for each row, s_i = |q_i| + (sum_j |M_ij|) max_j |z_j|; violations -w_i (w_i < 0) and, when
+// written rule: for each row, s_i = |q_i| + sum_j |M_ij| (|z_j| + f), f = max_j |z_j| 1024 eps_T / tol_T;
+// violations -w_i (w_i < 0) and, when
 // z_i > 0 and w_i > 0, min(w_i, |M_ii| z_i) (w_i alone when M_ii = 0), each divided by s_i;
 // +Inf for z_i < 0 or a violation on a row with s_i = 0. Returns the worst row.
-inline double row_certificate(const Mat& M, const Vec& q, const Vec& z) {
+inline double row_certificate(const Mat& M, const Vec& q, const Vec& z, double eps_over_tol) {
   const long double inf = INFINITY;
   long double worst = 0;
   for (int i = 0; i < M.rows(); ++i) {
     if (z(i) < 0) return double(inf);
-    long double w = q(i), row = 0;
+    const long double f = (long double)z.cwiseAbs().maxCoeff() * 1024 * eps_over_tol;
+    long double w = q(i), s = std::fabs((long double)q(i));
     for (int j = 0; j < M.cols(); ++j) {
       w += (long double)M(i, j) * z(j);
-      row += std::fabs((long double)M(i, j));
+      s += std::fabs((long double)M(i, j)) * (std::fabs((long double)z(j)) + f);
     }
-    const long double s = std::fabs((long double)q(i)) + row * (long double)z.cwiseAbs().maxCoeff();
     long double v = w < 0 ? -w : 0;
     if (z(i) > 0 && w > 0) v = std::max(v, M(i, i) != 0 ? std::min(w, std::fabs((long double)M(i, i)) * z(i)) : w);
     if (v > 0) worst = std::max(worst, s > 0 ? v / s : inf);

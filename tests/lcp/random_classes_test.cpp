@@ -51,7 +51,8 @@ template <class T> bool certified(const Mat& M, const Vec& q, const Vec& z) {
   const Vec qt = q.cast<T>().template cast<double>();
   const double tol = std::is_same_v<T, double> ? 1e-9 : 1e-4;
   // plus the rounding of evaluating w in T
-  return lcp_test::row_certificate(Mt, qt, z) <= tol + 8 * Mt.rows() * std::numeric_limits<T>::epsilon();
+  return lcp_test::row_certificate(Mt, qt, z, std::numeric_limits<T>::epsilon() / tol) <=
+         tol + 8 * Mt.rows() * std::numeric_limits<T>::epsilon();
 }
 
 // Positive definite contact matrices: every exact solver and PGS solve them, and all agree with

@@ -1,5 +1,5 @@
 // tests/lcp/row_certificate_test.cpp: the per-row LCP acceptance of core/lcp/certificate.hpp.
-// Each row of w = M z + q is judged against its own scale |q_i| + (sum_j |M_ij|) max|z|, so a large
+// Each row of w = M z + q is judged against its own scale |q_i| + sum_j |M_ij z_j| (plus z's rounding floor), so a large
 // number in one row never hides a violation in another (issue 9).
 #include <gtest/gtest.h>
 

@@ -13,12 +13,14 @@
 // reports it unscaled for a like-for-like comparison.
 //
 // Acceptance, row by row. Each row of w = M z + q is judged against its own scale, the size of
-// its own entries times the size of the solution,
+// the terms whose sum it is, plus the rounding floor of z (a computed z is known only to the
+// rounding of its largest entry: 1024 ulps of max|z|),
 //
-//     s_i = |q_i| + (sum_j |M_ij|) max_j |z_j|
+//     s_i = |q_i| + sum_j |M_ij z_j| + (sum_j |M_ij|) max_j |z_j| 1024 eps / tol_T
 //
-// (|row| |z| + |q_i|: a z_j that is rounding residue, 1e-31 beside z of order 1, does not make a
-// row whose true terms are all zero fail on a scale of 1e-31),
+// (so a z_j that is rounding residue, 1e-31 beside z of order 1, does not make a row whose
+// true terms are all zero fail on a scale of 1e-31; in double the floor is 2.3e-13 |M_i| max|z|
+// in absolute terms),
 // and z is accepted ("ok") when every row i has
 //
 //     z_i >= 0,   w_i >= -tol_T s_i,   and, if z_i > 0: w_i <= tol_T s_i or z_i |M_ii| <= tol_T s_i
@@ -123,13 +125,14 @@ template <class T> OBLIQ_HD T lcp_certificate(MatView<const T> M, VecView<const 
   const auto ratio = [&](T v, T s) { return v > T(0) ? (s > T(0) ? v / s : inf) : (v <= T(0) ? T(0) : inf); };
   T worst = T(0), zmax = T(0);
   for (int j = 0; j < m; ++j) zmax = max_(zmax, abs_(z[j]));
+  const T floor = zmax * (T(1024) * scalar_traits<T>::eps / lcp_tolerance<T>::rel);
   for (int i = 0; i < m; ++i) {
-    T w = q[i], row = T(0);
+    T w = q[i], s = abs_(q[i]);
     for (int j = 0; j < m; ++j) {
-      w += M(i, j) * z[j];
-      row += abs_(M(i, j));
+      const T p = M(i, j) * z[j];
+      w += p;
+      s += abs_(p) + abs_(M(i, j)) * floor;
     }
-    const T s = abs_(q[i]) + row * zmax;
     if (!is_finite_(w) || !is_finite_(z[i]) || z[i] < T(0)) return inf;
     worst = max_(worst, ratio(-w, s));
     if (z[i] > T(0) && w > T(0)) {
