@@ -5,7 +5,8 @@
 // when it meets the optimality conditions of the law (docs/format.md "What the laws mean"; docs/math.md 5,
 // 7), each row against its own scale:
 //   balance     M (x - x_0) - r = A^T lambda                 per coordinate j, scale
-//               sum_k |M_jk| (|x_k| + |x_0,k|) + |r_j| + sum_i |A_ij lambda_i| + G,
+//               sum_k |M_jk| (|x_k| + |x_0,k| + f) + |r_j| + sum_i |A_ij lambda_i| + G,
+//               f = 1024 eps max(|x|, |x_0|) / tol_T (x's rounding floor; also in every s_i),
 //               G = max_i max_k |A_ik lambda_i| (the largest impulse of one row)
 //               (impact: x_0 = qdot, r = i_u; dynamics: x_0 = 0, r = u - h);
 //   rows        slack_i = a_i x - t_i, scale s_i = sum_j |a_ij| (|x_j| + |x_0,j| + c_j) + |t|_i with
@@ -78,12 +79,17 @@ OBLIQ_HD T law_certificate(const ScenarioView<T>& in, VecView<const T> x, VecVie
   // the rounding of dependent rows' multipliers is of that size in every coordinate.
   T G = T(0);
   for (int i = 0; i < m_b + m_u; ++i) G = max_(G, dense::max_abs(row(i)) * abs_(lambda[i]));
+  // The rounding floor of x: a computed x is known only to the rounding of its largest entry
+  // (1024 ulps of max(|x|, |x_0|)), so a coordinate whose true terms are all 0 is judged with that
+  // floor beside its own terms (as the LCP's z, lcp/certificate.hpp).
+  const T xfloor = max_(dense::max_abs(x), dense::max_abs(x0)) *
+                   (T(1024) * scalar_traits<T>::eps / certificate_tolerance<T>::rel);
   T F = T(0);
   for (int j = 0; j < n; ++j) {
     T res = -r_plus[j] + r_minus[j], scale = abs_(r_plus[j]) + abs_(r_minus[j]) + G;
     for (int k = 0; k < n; ++k) {
       res += in.M(j, k) * (x[k] - x0[k]);
-      scale += abs_(in.M(j, k)) * (abs_(x[k]) + abs_(x0[k]));
+      scale += abs_(in.M(j, k)) * (abs_(x[k]) + abs_(x0[k]) + xfloor);
     }
     for (int i = 0; i < m_b + m_u; ++i) {
       const T p = row(i)[j] * lambda[i];
@@ -116,7 +122,7 @@ OBLIQ_HD T law_certificate(const ScenarioView<T>& in, VecView<const T> x, VecVie
     T v = T(0), s = tmag;
     for (int j = 0; j < n; ++j) {
       v += a[j] * x[j];
-      s += abs_(a[j]) * (abs_(x[j]) + abs_(x0[j]) + free(j));
+      s += abs_(a[j]) * (abs_(x[j]) + abs_(x0[j]) + free(j) + xfloor);
     }
     const T slack = v - t;
     if (i < m_b || projection) {
@@ -144,7 +150,7 @@ OBLIQ_HD T law_certificate(const ScenarioView<T>& in, VecView<const T> x, VecVie
         T v = T(0), s = tmag;
         for (int k = 0; k < n; ++k) {
           v += a[k] * x[k];
-          s += abs_(a[k]) * (abs_(x[k]) + abs_(x0[k]) + free(k));
+          s += abs_(a[k]) * (abs_(x[k]) + abs_(x0[k]) + free(k) + xfloor);
         }
         res += a[j] * (v - t);
         scale += abs_(a[j]) * s;
