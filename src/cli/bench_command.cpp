@@ -88,10 +88,13 @@ template <class T> Measurement measure(const Batch<T>& batch, bool dynamics, con
   m.errors = long(std::count_if(status.begin(), status.end(), [](Status s) { return s != Status::ok; }));
   // The certificate of every ok answer of the last solve, recomputed here from the batch's input
   // (whatever the backend, so a backend's own check is checked too).
+  HostBatchView<T> v = host_view(batch);
+  if (dynamics) set_outputs(v, dyn);
+  else set_outputs(v, impact);
   for (std::size_t s = 0; s < batch.count; ++s) {
     if (status[s] != Status::ok) continue;
-    const ScenarioView<T> in = cpu::scenario_view(batch, s);
-    const T r = dynamics ? dynamics_certificate(in, cpu::dynamics_view(dyn, s)) : impact_certificate(in, cpu::impact_view(impact, s));
+    const ScenarioView<T> in = cpu::scenario_view(v, s);
+    const T r = dynamics ? dynamics_certificate(in, cpu::dynamics_view(v, s)) : impact_certificate(in, cpu::impact_view(v, s));
     m.worst_certificate = std::max(m.worst_certificate, double(r));
   }
   return m;
