@@ -41,4 +41,12 @@ template <class T> OBLIQ_HD OBLIQ_FORCEINLINE T max_(T a, T b) { return a < b ? 
 template <class T> OBLIQ_HD OBLIQ_FORCEINLINE T min_(T a, T b) { return b < a ? b : a; }
 template <class T> OBLIQ_HD OBLIQ_FORCEINLINE void swap_(T& a, T& b) { T t = a; a = b; b = t; }
 
+// The rounding floor of a computed vector, as a fraction of its largest entry and divided by the
+// relative tolerance `tol` it is judged with (docs/certificate.md, "Rounding floor"): 1024 ulps,
+// but never more than tol / 16, so that the floor never swamps the tolerance (in float, 1024 ulps
+// = 1.2e-4 would exceed the LCP's tol of 1e-4). Double: 2.3e-13 / tol; float: 1 / 16.
+template <class T> OBLIQ_HD OBLIQ_FORCEINLINE T rounding_floor_over_tol(T tol) {
+  return min_(T(1024) * scalar_traits<T>::eps, tol / T(16)) / tol;
+}
+
 }  // namespace obliq

@@ -14,13 +14,14 @@
 //
 // Acceptance, row by row. Each row of w = M z + q is judged against its own scale, the size of
 // the terms whose sum it is, plus the rounding floor of z (a computed z is known only to the
-// rounding of its largest entry: 1024 ulps of max|z|),
+// rounding of its largest entry: 1024 ulps of max|z|, at most tol_T / 16: config.hpp
+// rounding_floor_over_tol),
 //
-//     s_i = |q_i| + sum_j |M_ij z_j| + (sum_j |M_ij|) max_j |z_j| 1024 eps / tol_T
+//     s_i = |q_i| + sum_j |M_ij z_j| + (sum_j |M_ij|) max_j |z_j| min(1024 eps, tol_T / 16) / tol_T
 //
 // (so a z_j that is rounding residue, 1e-31 beside z of order 1, does not make a row whose
 // true terms are all zero fail on a scale of 1e-31; in double the floor is 2.3e-13 |M_i| max|z|
-// in absolute terms),
+// in absolute terms, in float 6.3e-6 |M_i| max|z|),
 // and z is accepted ("ok") when every row i has
 //
 //     z_i >= 0,   w_i >= -tol_T s_i,   and, if z_i > 0: w_i <= tol_T s_i or z_i |M_ii| <= tol_T s_i
@@ -125,7 +126,7 @@ template <class T> OBLIQ_HD T lcp_certificate(MatView<const T> M, VecView<const 
   const auto ratio = [&](T v, T s) { return v > T(0) ? (s > T(0) ? v / s : inf) : (v <= T(0) ? T(0) : inf); };
   T worst = T(0), zmax = T(0);
   for (int j = 0; j < m; ++j) zmax = max_(zmax, abs_(z[j]));
-  const T floor = zmax * (T(1024) * scalar_traits<T>::eps / lcp_tolerance<T>::rel);
+  const T floor = zmax * rounding_floor_over_tol(lcp_tolerance<T>::rel);
   for (int i = 0; i < m; ++i) {
     T w = q[i], s = abs_(q[i]);
     for (int j = 0; j < m; ++j) {

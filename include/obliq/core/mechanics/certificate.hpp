@@ -6,7 +6,8 @@
 // 7), each row against its own scale:
 //   balance     M (x - x_0) - r = A^T lambda                 per coordinate j, scale
 //               sum_k |M_jk| (|x_k| + |x_0,k| + f) + |r_j| + sum_i |A_ij lambda_i| + G,
-//               f = 1024 eps max(|x|, |x_0|) / tol_T (x's rounding floor; also in every s_i),
+//               f = min(1024 eps, tol_T / 16) max(|x|, |x_0|) / tol_T (x's rounding floor,
+//               config.hpp rounding_floor_over_tol; also in every s_i),
 //               G = max_i max_k |A_ik lambda_i| (the largest impulse of one row)
 //               (impact: x_0 = qdot, r = i_u; dynamics: x_0 = 0, r = u - h);
 //   rows        slack_i = a_i x - t_i, scale s_i = sum_j |a_ij| (|x_j| + |x_0,j| + c_j) + |t|_i with
@@ -80,10 +81,10 @@ OBLIQ_HD T law_certificate(const ScenarioView<T>& in, VecView<const T> x, VecVie
   T G = T(0);
   for (int i = 0; i < m_b + m_u; ++i) G = max_(G, dense::max_abs(row(i)) * abs_(lambda[i]));
   // The rounding floor of x: a computed x is known only to the rounding of its largest entry
-  // (1024 ulps of max(|x|, |x_0|)), so a coordinate whose true terms are all 0 is judged with that
+  // (1024 ulps of max(|x|, |x_0|), at most tol_T / 16), so a coordinate whose true terms are all 0 is judged with that
   // floor beside its own terms (as the LCP's z, lcp/certificate.hpp).
   const T xfloor = max_(dense::max_abs(x), dense::max_abs(x0)) *
-                   (T(1024) * scalar_traits<T>::eps / certificate_tolerance<T>::rel);
+                   rounding_floor_over_tol(certificate_tolerance<T>::rel);
   T F = T(0);
   for (int j = 0; j < n; ++j) {
     T res = -r_plus[j] + r_minus[j], scale = abs_(r_plus[j]) + abs_(r_minus[j]) + G;

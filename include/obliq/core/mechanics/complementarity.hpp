@@ -25,8 +25,11 @@
 //     Lemke's method, exact for PSD W', whose secondary ray proves that no x meets the rows).
 //     Infeasibility is decided with the tolerance tol_f (scalar_traits::feasibility_tol, 1e-9
 //     in double) of each row's scale s_j = |t_j| + sum_k |a_jk| (|x_b,k| + |x_f,k|): when the LCP
-//     has no solution, it is solved again with every b'_j raised by tol_f s_j, and only when that
-//     one has no solution either is the problem infeasible. (Rows that are met only to rounding,
+//     has no solution, it is solved again with every b'_j raised by min(1024 eps, tol_f / 16) s_j
+//     (rounding),
+//     then by tol_f s_j, and only when that one has no solution either is the problem
+//     infeasible (the smallest relaxation that works is kept: nearly dependent rows at an angle
+//     delta let x move by the relaxation / delta). (Rows that are met only to rounding,
 //     such as opposing resting rows a and -c a whose targets differ by noise, are feasible.)
 //  3. x = x_f + L^-T (xi_b + Z' lambda_u); impulse f = M (x - x_f) = L (xi_b + Z' lambda_u).
 //  4. multipliers (docs/math.md 7), on the rows as given (not equilibrated): the minimum-norm valid
@@ -143,10 +146,20 @@ OBLIQ_HD Status solve_complementarity(MatView<const T> A0, int m_b, MatView<cons
   for (int i = 0; i < k; ++i) dense::scale(Wr.row(i), beta);
   lcp::Result<T> res = lcp::solve(Wr.as_const(), b.as_const(), z, w, arena, solver);
   if (res.status == Status::lcp_ray || res.status == Status::infeasible || res.status == Status::no_convergence) {
-    // No solution: is there one when every row may miss its target by tol_f of its scale?
-    for (int i = 0; i < k; ++i) b[i] += tol_f * bscale[i];
-    const lcp::Result<T> relaxed = lcp::solve(Wr.as_const(), b.as_const(), z, w, arena, solver);
-    if (relaxed.status == Status::ok) res = relaxed;
+    // No solution: is there one when every row may miss its target by a relaxation of its
+    // scale, first the rounding floor (1024 eps, at most tol_f / 16), then tol_f? The smallest relaxation that
+    // works is kept: along a direction that nearly dependent rows pin (rows at an angle
+    // delta), a relaxation r lets x move by r / delta, so tol_f is the last resort.
+    T relaxation = T(0);
+    for (const T level : {tol_f * rounding_floor_over_tol(tol_f), tol_f}) {
+      for (int i = 0; i < k; ++i) b[i] += (level - relaxation) * bscale[i];
+      relaxation = level;
+      const lcp::Result<T> relaxed = lcp::solve(Wr.as_const(), b.as_const(), z, w, arena, solver);
+      if (relaxed.status == Status::ok) {
+        res = relaxed;
+        break;
+      }
+    }
   }
   if (res.status == Status::lcp_ray || res.status == Status::infeasible) return Status::infeasible;
   if (res.status != Status::ok) return res.status == Status::lcp_budget ? Status::no_convergence : res.status;
@@ -163,15 +176,20 @@ OBLIQ_HD Status solve_complementarity(MatView<const T> A0, int m_b, MatView<cons
     impulse[i] = s;
   }
 
-  // 4. Minimum-norm valid multipliers over the binding rows (slack w_i ~ 0).
+  // 4. Minimum-norm valid multipliers over the binding rows: a row carrying force in the LCP's
+  //    answer (z_i > 0), or one whose slack w_i is zero at the scale of its terms, those of the
+  //    LCP row (|b_i| + sum_j |W'_ij z_j|, the impulse's share) and those of the velocity row
+  //    (|t_i| + |a_i| max|x|). (A resting row whose target and free motion cancel, b_i ~ 0,
+  //    still carries the impulse of its neighbours: its w_i is rounding of sum_j W'_ij z_j.)
   //    rows[0..m_a): indices into A of the bilateral rows and the binding inequality rows.
   IndexView<T> rows{arena.take(std::size_t(m)), m, arena.stride};
   if (arena.overflow) return Status::bad_shape;
   int m_a = 0;
   for (int i = 0; i < m_b; ++i) rows.set(m_a++, i);
   for (int i = 0; i < k; ++i) {
-    const T scale = abs_(t[m_b + i]) + abs_(b[i]) + dense::max_abs(A_u.row(i)) * dense::max_abs(x.as_const());
-    if (w[i] <= scalar_traits<T>::binding_tol * scale) rows.set(m_a++, m_b + i);
+    T scale = abs_(t[m_b + i]) + abs_(b[i]) + dense::max_abs(A_u.row(i)) * dense::max_abs(x.as_const());
+    for (int j = 0; j < k; ++j) scale += abs_(Wr(i, j)) * abs_(z[j]) / beta;  // Wr = beta W'
+    if (z[i] > T(0) || w[i] <= scalar_traits<T>::binding_tol * scale) rows.set(m_a++, m_b + i);
   }
   dense::fill(lambda, T(0));
   if (m_a == 0) {
