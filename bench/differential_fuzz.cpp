@@ -8,11 +8,15 @@
 // other says infeasible, or both are ok and the answers differ by more than 1e-6 of their
 // scale). docs/certificate.md explains the remaining disagreements.
 //
-//   bench_differential_fuzz [--draws N] [--seed S] [--threads T] [--chunk K]
+//   bench_differential_fuzz [--draws N] [--seed S] [--threads T] [--chunk K] [--dump FILE]
+//
+// --dump writes every draw whose statuses or answers differ, as a scenario line (docs/format.md)
+// with its class, kind and both statuses in "id", for `obliq impact` / `obliq dynamics`.
 #include <CLI/CLI.hpp>
 
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <random>
 #include <string>
@@ -21,6 +25,7 @@
 #include "io/hard_scenarios.hpp"
 #include "io/random_scenarios.hpp"
 #include "io/solve_each.hpp"
+#include "obliq/io/scenario_json.hpp"
 
 using namespace obliq;
 
@@ -64,13 +69,23 @@ int main(int argc, char** argv) {
   long draws = 1000000, chunk = 20000;
   unsigned long long seed = 9;
   int threads = 0;
+  std::string dump_path;
   app.add_option("--draws", draws, "Scenarios in all (default 1e6)");
   app.add_option("--seed", seed, "Random seed (default 9)");
   app.add_option("--threads", threads, "Threads per backend (default all)");
   app.add_option("--chunk", chunk, "Scenarios per round (default 20000)");
+  app.add_option("--dump", dump_path, "Write the disagreeing draws to this file, one scenario line each");
   CLI11_PARSE(app, argc, argv);
 
   std::mt19937_64 rng(seed);
+  std::ofstream dump;
+  if (!dump_path.empty()) dump.open(dump_path);
+  const auto record = [&](Scenario S, int c, bool dynamics, Status a, Status b) {
+    if (!dump.is_open()) return;
+    S.id = std::string(class_name(c)) + (dynamics ? " dynamics" : " impact") + ": cpu " + status_reason(a) +
+           " / reference " + status_reason(b);
+    dump << io::scenario_to_json(S).dump() << '\n';
+  };
   std::vector<ClassTally> tally(plain_class + 1);
   const auto t0 = std::chrono::steady_clock::now();
   long done = 0;
@@ -93,6 +108,7 @@ int main(int argc, char** argv) {
         t.not_certified_cpu += a[s].status == Status::not_certified;
         t.not_certified_ref += b[s].status == Status::not_certified;
         if (a[s].status != b[s].status) {
+          record(list[s], cls[s], dynamics, a[s].status, b[s].status);
           ++t.mismatches[std::string(status_reason(a[s].status)) + " / " + status_reason(b[s].status)];
           t.wrong_ok_cpu += a[s].status == Status::ok && b[s].status == Status::infeasible;
           t.wrong_ok_ref += b[s].status == Status::ok && a[s].status == Status::infeasible;
@@ -109,6 +125,7 @@ int main(int argc, char** argv) {
           ++t.agree;
         } else {
           ++t.differ;  // both ok, both certified, different: one of them is a wrong ok
+          record(list[s], cls[s], dynamics, a[s].status, b[s].status);
         }
       }
     }

@@ -18,6 +18,14 @@ inline int thread_count(int requested) {
   return requested < io::kMaxThreads ? requested : io::kMaxThreads;
 }
 
+// The team for `items` independent pieces of work: never more threads than items, so that a
+// region over one scenario (a Simulator step of one system, called thousands of times) runs on
+// the calling thread instead of waking a team that spins at its barrier on a loaded machine.
+inline int thread_count(int requested, long long items) {
+  const int t = thread_count(requested);
+  return items < t ? (items < 1 ? 1 : int(items)) : t;
+}
+
 class OmpGuard {
  public:
   template <class F> void run(F&& body) noexcept {

@@ -1,6 +1,8 @@
 // src/reference/complementarity.cpp: the complementarity law of the reference path
 // (docs/format.md "What the laws mean", docs/math.md 5 and 7), by an exact method independent of the core:
 //
+//   0. each row (and its target) scaled by a power of two to a largest entry in [1, 2), so that
+//      every test below is relative to the row's own scale;
 //   1. bilateral rows: consistency test of docs/math.md 1, then x0 = the projection-law solution on
 //      them; every x with A_eq x = t_eq is x0 + Z z (Z an orthonormal basis of N(A_eq)), and
 //      1/2 (x - x_f)^T M (x - x_f) = const + 1/2 ||R z||^2 with Z^T M Z = R^T R;
@@ -36,11 +38,9 @@ MatrixXd null_space_basis(const MatrixXd& A, Eigen::Index n) {
   return svd.matrixV().rightCols(n - r);
 }
 
-}  // namespace
-
-Status complementarity_law(const MatrixXd& M, const Eigen::LLT<MatrixXd>& M_llt,
-                           const MatrixXd& A, int m_eq, const VectorXd& t, const VectorXd& x_f,
-                           VectorXd& x, VectorXd& lambda) {
+// Steps 1-4 on rows whose largest entry is in [1, 2) (see complementarity_law below).
+Status equilibrated_law(const MatrixXd& M, const Eigen::LLT<MatrixXd>& M_llt, const MatrixXd& A, int m_eq,
+                        const VectorXd& t, const VectorXd& x_f, VectorXd& x, VectorXd& lambda) {
   const Eigen::Index n = M.rows(), m = A.rows(), m_in = m - m_eq;
   x = x_f;
   lambda = VectorXd::Zero(m);
@@ -145,6 +145,25 @@ Status complementarity_law(const MatrixXd& M, const Eigen::LLT<MatrixXd>& M_llt,
   for (Eigen::Index i = 0, c = m_eq; i < m_in; ++i)
     if (binding(i)) lambda(m_eq + i) = lambda_valid(c++);
   return Status::ok;
+}
+
+}  // namespace
+
+// 0. Every row and its target are first multiplied by the power of two d_i that brings the row's
+// largest entry into [1, 2) (exact; zero rows are left alone): the rank, consistency and binding
+// tests above then judge each row at its own scale, as the row-by-row certificate does
+// (docs/certificate.md), so a row of size 1e-16 beside rows of size 1 is a constraint like any
+// other, not rounding noise. The multipliers of the scaled rows are d_i lambda_i.
+Status complementarity_law(const MatrixXd& M, const Eigen::LLT<MatrixXd>& M_llt, const MatrixXd& A, int m_eq,
+                           const VectorXd& t, const VectorXd& x_f, VectorXd& x, VectorXd& lambda) {
+  VectorXd d = VectorXd::Ones(A.rows());
+  for (Eigen::Index i = 0; i < A.rows(); ++i) {
+    const double a = A.row(i).cwiseAbs().maxCoeff();
+    if (a > 0 && std::isfinite(a)) d(i) = std::ldexp(1.0, -std::ilogb(a));
+  }
+  const Status st = equilibrated_law(M, M_llt, d.asDiagonal() * A, m_eq, d.cwiseProduct(t), x_f, x, lambda);
+  lambda = d.cwiseProduct(lambda);
+  return st;
 }
 
 }  // namespace obliq::reference::detail

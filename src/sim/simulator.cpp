@@ -153,7 +153,7 @@ void for_each_scenario(bool is_model, const model::ModelT<T>& m, const Batch<T>&
                        const RowMat<T>& gravity, std::size_t count, int threads, Fn fn) {
   const long long n = static_cast<long long>(count);
   cpu::OmpGuard guard;
-#pragma omp parallel num_threads(cpu::thread_count(threads))
+#pragma omp parallel num_threads(cpu::thread_count(threads, n))
   {
     std::vector<T> scratch;
 #pragma omp for schedule(static)
