@@ -5,14 +5,19 @@
 // when it meets the optimality conditions of the law (docs/format.md "What the laws mean"; docs/math.md 5,
 // 7), each row against its own scale:
 //   balance     M (x - x_0) - r = A^T lambda                 per coordinate j, scale
-//               sum_k |M_jk| (|x_k| + |x_0,k| + f) + |r_j| + sum_i |A_ij lambda_i| + G,
+//               sum_k |M_jk| (|x_k| + |x_0,k| + f) + |r_j| + |(A^T lambda)_j|
+//                 + rho (sum_i |A_ij lambda_i| + G),
 //               f = min(1024 eps, tol_T / 16) max(|x|, |x_0|) / tol_T (x's rounding floor,
 //               config.hpp rounding_floor_over_tol; also in every s_i),
-//               G = max_i max_k |A_ik lambda_i| (the largest impulse of one row)
+//               G = max_i max_k |A_ik lambda_i| (the largest impulse of one row),
+//               rho = rounding_floor_over_tol(tol_T): the impulses of single rows count only
+//               at the rounding floor, the net impulse (A^T lambda)_j at full weight, so that
+//               multipliers that cancel (opposing rows carrying 1e17 each for a net impulse of
+//               1) cannot widen the scales by their own size
 //               (impact: x_0 = qdot, r = i_u; dynamics: x_0 = 0, r = u - h);
-//   rows        slack_i = a_i x - t_i, scale s_i = sum_j |a_ij| (|x_j| + |x_0,j| + c_j) + |t|_i with
-//               c_j = (|r_j| + sum_k |A_kj lambda_k|) / M_jj (the size of the free and the
-//               constraint motion of coordinate j),
+//   rows        slack_i = a_i x - t_i, scale s_i = sum_j |a_ij| (|x_j| + |x_0,j| + c_j + f) + |t|_i with
+//               c_j = (|r_j| + |(A^T lambda)_j| + rho sum_k |A_kj lambda_k|) / M_jj (the size of
+//               the free and the constraint motion of coordinate j),
 //               |t|_i the magnitude of the target's own terms (impact: e_i sum_j |a_ij qdot_j|,
 //               t_i = -e_i a_i qdot; dynamics: |Adot_qdot_i|, t_i = -Adot_qdot_i);
 //               bilateral rows: |slack_i| <= tol s_i;
@@ -75,27 +80,35 @@ OBLIQ_HD T law_certificate(const ScenarioView<T>& in, VecView<const T> x, VecVie
     if ((active[i] != 0) != c) return inf;
     if (!c && lambda[m_b + i] != T(0)) return inf;
   }
-  // Balance M (x - x_0) - r = A^T lambda, coordinate by coordinate; F = the largest scale. Every
-  // coordinate's scale includes G, the largest impulse one row carries (max_i max_k |A_ik lambda_i|):
-  // the rounding of dependent rows' multipliers is of that size in every coordinate.
+  // Balance M (x - x_0) - r = A^T lambda, coordinate by coordinate; F = the largest scale. The
+  // net impulse (A^T lambda)_j counts at full weight; the impulses of single rows, sum_i
+  // |A_ij lambda_i|, and G, the largest impulse one row carries (max_i max_k |A_ik lambda_i|: the
+  // rounding of dependent rows' multipliers is of that size in every coordinate), count at the
+  // rounding floor rho only: huge multipliers that cancel carry their rounding, never more.
+  const T rho = rounding_floor_over_tol(certificate_tolerance<T>::rel);
   T G = T(0);
   for (int i = 0; i < m_b + m_u; ++i) G = max_(G, dense::max_abs(row(i)) * abs_(lambda[i]));
   // The rounding floor of x: a computed x is known only to the rounding of its largest entry
   // (1024 ulps of max(|x|, |x_0|), at most tol_T / 16), so a coordinate whose true terms are all 0 is judged with that
   // floor beside its own terms (as the LCP's z, lcp/certificate.hpp).
-  const T xfloor = max_(dense::max_abs(x), dense::max_abs(x0)) *
-                   rounding_floor_over_tol(certificate_tolerance<T>::rel);
+  const T xfloor = max_(dense::max_abs(x), dense::max_abs(x0)) * rho;
+  // The constraint impulse on coordinate j: net (A^T lambda)_j and sum_i |A_ij lambda_i|.
+  const auto impulse = [&](int j, T& net, T& single) {
+    net = single = T(0);
+    for (int i = 0; i < m_b + m_u; ++i) {
+      const T p = row(i)[j] * lambda[i];
+      net += p;
+      single += abs_(p);
+    }
+  };
   T F = T(0);
   for (int j = 0; j < n; ++j) {
-    T res = -r_plus[j] + r_minus[j], scale = abs_(r_plus[j]) + abs_(r_minus[j]) + G;
+    T net, single;
+    impulse(j, net, single);
+    T res = -r_plus[j] + r_minus[j] - net, scale = abs_(r_plus[j]) + abs_(r_minus[j]) + abs_(net) + rho * (single + G);
     for (int k = 0; k < n; ++k) {
       res += in.M(j, k) * (x[k] - x0[k]);
       scale += abs_(in.M(j, k)) * (abs_(x[k]) + abs_(x0[k]) + xfloor);
-    }
-    for (int i = 0; i < m_b + m_u; ++i) {
-      const T p = row(i)[j] * lambda[i];
-      res -= p;
-      scale += abs_(p);
     }
     worst = max_(worst, cert_ratio(abs_(res), scale));
     F = max_(F, scale);
@@ -103,13 +116,14 @@ OBLIQ_HD T law_certificate(const ScenarioView<T>& in, VecView<const T> x, VecVie
   // The size of the free motion in each coordinate, (|r_plus_j| + |r_minus_j|) / M_jj (the
   // Jacobi estimate of |M^-1 r|): an answer x near 0 computed from a large free motion carries
   // that motion's rounding (a box resting under gravity: qdd = 0 from M^-1 h = -g).
-  // With it, the size of the constraint impulse's motion, sum_i |A_ij lambda_i| / M_jj: a coordinate
-  // that ends near 0 because the impulse cancels its motion carries the rounding of that motion
-  // through the coupling in M (a bilateral row x_1 = 0 with M_12 != 0).
+  // With it, the size of the constraint impulse's motion, |(A^T lambda)_j| / M_jj (single rows'
+  // impulses at the rounding floor): a coordinate that ends near 0 because the impulse cancels
+  // its motion carries the rounding of that motion through the coupling in M (a bilateral row
+  // x_1 = 0 with M_12 != 0).
   const auto free = [&](int j) {
-    T f = abs_(r_plus[j]) + abs_(r_minus[j]);
-    for (int i = 0; i < m_b + m_u; ++i) f += abs_(row(i)[j] * lambda[i]);
-    return f / in.M(j, j);
+    T net, single;
+    impulse(j, net, single);
+    return (abs_(r_plus[j]) + abs_(r_minus[j]) + abs_(net) + rho * single) / in.M(j, j);
   };
   // Rows, and the least-squares condition of the projection law on inconsistent targets.
   const bool projection = in.law == Law::projection;
