@@ -40,7 +40,7 @@ MatrixXd null_space_basis(const MatrixXd& A, Eigen::Index n) {
 
 // Steps 1-4 on rows whose largest entry is in [1, 2) (see complementarity_law below).
 Status equilibrated_law(const MatrixXd& M, const Eigen::LLT<MatrixXd>& M_llt, const MatrixXd& A, int m_eq,
-                        const VectorXd& t, const VectorXd& x_f, VectorXd& x, VectorXd& lambda) {
+                        const VectorXd& t, const VectorXd& d, const VectorXd& x_f, VectorXd& x, VectorXd& lambda) {
   const Eigen::Index n = M.rows(), m = A.rows(), m_in = m - m_eq;
   x = x_f;
   lambda = VectorXd::Zero(m);
@@ -53,9 +53,11 @@ Status equilibrated_law(const MatrixXd& M, const Eigen::LLT<MatrixXd>& M_llt, co
   if (!targets_consistent(rs_eq, t_eq)) return Status::infeasible;
   VectorXd x0, lambda_eq;
   projection_law(M_llt, A_eq, t_eq, x_f, x0, lambda_eq);
-  if (m_in == 0) {
+  if (m_in == 0) {  // multipliers on the rows as given (step 4's reason)
+    VectorXd x_given;
+    const VectorXd d_eq = d.head(m_eq);
+    projection_law(M_llt, d_eq.cwiseInverse().asDiagonal() * A_eq, t_eq.cwiseQuotient(d_eq), x_f, x_given, lambda);
     x = x0;
-    lambda = lambda_eq;
     return Status::ok;
   }
 
@@ -120,7 +122,18 @@ Status equilibrated_law(const MatrixXd& M, const Eigen::LLT<MatrixXd>& M_llt, co
     if (!grew) break;
   }
 
-  // 4. Minimum-norm valid multiplier on the binding rows (docs/math.md 7).
+  // 4. Minimum-norm valid multiplier on the binding rows (docs/math.md 7), on the rows as given
+  // (the minimum norm is not invariant under the row scaling d of step 0): lambda0 again, from
+  // the binding rows divided by d.
+  {
+    VectorXd d_act(A_act.rows());
+    d_act.head(m_eq) = d.head(m_eq);
+    d_act.tail(A_act.rows() - m_eq) = select_entries(d.tail(m_in), binding);
+    A_act = d_act.cwiseInverse().asDiagonal() * A_act;
+    t_act = t_act.cwiseQuotient(d_act);
+    VectorXd x_given;
+    projection_law(M_llt, A_act, t_act, x_f, x_given, lambda_act);
+  }
   const Eigen::Index k_act = A_act.rows(), m_B = k_act - m_eq;
   const VectorXd lambda0 = lambda_act;  // W^+ (t - A x_f): min-norm, in range(U_r)
   VectorXd lambda_valid = lambda0;
@@ -153,7 +166,7 @@ Status equilibrated_law(const MatrixXd& M, const Eigen::LLT<MatrixXd>& M_llt, co
 // largest entry into [1, 2) (exact; zero rows are left alone): the rank, consistency and binding
 // tests above then judge each row at its own scale, as the row-by-row certificate does
 // (docs/certificate.md), so a row of size 1e-16 beside rows of size 1 is a constraint like any
-// other, not rounding noise. The multipliers of the scaled rows are d_i lambda_i.
+// other, not rounding noise. The multipliers are computed on the rows as given (step 4).
 Status complementarity_law(const MatrixXd& M, const Eigen::LLT<MatrixXd>& M_llt, const MatrixXd& A, int m_eq,
                            const VectorXd& t, const VectorXd& x_f, VectorXd& x, VectorXd& lambda) {
   VectorXd d = VectorXd::Ones(A.rows());
@@ -161,9 +174,7 @@ Status complementarity_law(const MatrixXd& M, const Eigen::LLT<MatrixXd>& M_llt,
     const double a = A.row(i).cwiseAbs().maxCoeff();
     if (a > 0 && std::isfinite(a)) d(i) = std::ldexp(1.0, -std::ilogb(a));
   }
-  const Status st = equilibrated_law(M, M_llt, d.asDiagonal() * A, m_eq, d.cwiseProduct(t), x_f, x, lambda);
-  lambda = d.cwiseProduct(lambda);
-  return st;
+  return equilibrated_law(M, M_llt, d.asDiagonal() * A, m_eq, d.cwiseProduct(t), d, x_f, x, lambda);
 }
 
 }  // namespace obliq::reference::detail

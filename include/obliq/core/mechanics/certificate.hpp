@@ -11,14 +11,14 @@
 //               config.hpp rounding_floor_over_tol; also in every s_i),
 //               G = max_i max_k |A_ik lambda_i| (the largest impulse of one row),
 //               rho = rounding_floor_over_tol(tol_T): the impulses of single rows count only
-//               at the rounding floor, and never for more than the physical terms beside them
-//               (the rho term is min(rho (...), the rest of the scale)), the net impulse
-//               (A^T lambda)_j at full weight, so that multipliers that cancel (rows parallel
-//               to rounding carrying 1e14 each for a net impulse of 1) cannot widen the scales
-//               by their own size
+//               at the rounding floor (they may cancel: the corner forces of a resting box
+//               give no net torque, and the torque's rounding is of their size), the net
+//               impulse (A^T lambda)_j at full weight, so that multipliers that cancel (rows
+//               nearly opposing carrying 1e17 each for a net impulse of 1) widen the scales
+//               only by their rounding
 //               (impact: x_0 = qdot, r = i_u; dynamics: x_0 = 0, r = u - h);
 //   rows        slack_i = a_i x - t_i, scale s_i = sum_j |a_ij| (|x_j| + |x_0,j| + c_j + f) + |t|_i with
-//               c_j = (v_j + min(rho sum_k |A_kj lambda_k|, v_j)) / M_jj, v_j = |r_j| + |(A^T lambda)_j| (the size of
+//               c_j = (|r_j| + |(A^T lambda)_j| + rho sum_k |A_kj lambda_k|) / M_jj (the size of
 //               the free and the constraint motion of coordinate j),
 //               |t|_i the magnitude of the target's own terms (impact: e_i sum_j |a_ij qdot_j|,
 //               t_i = -e_i a_i qdot; dynamics: |Adot_qdot_i|, t_i = -Adot_qdot_i);
@@ -112,7 +112,7 @@ OBLIQ_HD T law_certificate(const ScenarioView<T>& in, VecView<const T> x, VecVie
       res += in.M(j, k) * (x[k] - x0[k]);
       scale += abs_(in.M(j, k)) * (abs_(x[k]) + abs_(x0[k]) + xfloor);
     }
-    scale += min_(rho * (single + G), scale);  // rounding of cancelling impulses, at most the physical scale
+    scale += rho * (single + G);  // the rounding of impulses that cancel
     worst = max_(worst, cert_ratio(abs_(res), scale));
     F = max_(F, scale);
   }
@@ -126,8 +126,7 @@ OBLIQ_HD T law_certificate(const ScenarioView<T>& in, VecView<const T> x, VecVie
   const auto free = [&](int j) {
     T net, single;
     impulse(j, net, single);
-    const T motion = abs_(r_plus[j]) + abs_(r_minus[j]) + abs_(net);
-    return (motion + min_(rho * single, motion)) / in.M(j, j);
+    return (abs_(r_plus[j]) + abs_(r_minus[j]) + abs_(net) + rho * single) / in.M(j, j);
   };
   // Rows, and the least-squares condition of the projection law on inconsistent targets.
   const bool projection = in.law == Law::projection;
