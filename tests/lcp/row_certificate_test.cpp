@@ -74,4 +74,26 @@ TEST(RowCertificate, InvariantUnderRowScaling) {
   }
 }
 
+// Blocks (friction/pyramid.hpp): rows 1..3 are one contact's velocity along three directions, a
+// separating contact (w_1 = 0.05) whose other rows are rounding noise of either sign. Row by row
+// the noise fails on its own noise-sized scale; judged with its block it is zero to rounding. A
+// real violation in a block (1e-3 of 0.05) is still rejected, and a block never lends its scale
+// to a row outside it.
+TEST(RowCertificate, BlocksShareTheirLargestScale) {
+  const std::vector<double> M{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+  const std::vector<double> noise{0.05, -1e-14, 2e-14, -1e-14}, real{0.05, -1e-3, 0, 0}, apart{0.05, 0, 0, -1e-14};
+  const std::vector<double> z(4, 0.0);
+  const auto blocks = [](int i) { return i == 0 ? 3 : i + 1; };  // rows {0, 1, 2}, {3}
+  const auto certb = [&](const std::vector<double>& q) {
+    return obliq::lcp::lcp_certificate<double>({M.data(), 4, 4, 4, 1}, {q.data(), 4, 1}, {z.data(), 4, 1}, blocks);
+  };
+  EXPECT_EQ(cert<double>(4, M, noise, z), 1.0);  // row 1: w = -1e-14 against s = 1e-14
+  EXPECT_EQ(certb(noise), 1.0);                  // row 3 is a block of its own: still rejected
+  const std::vector<double> noise3{0.05, -1e-14, 2e-14, 0};
+  EXPECT_LE(certb(noise3), 2e-13);  // rows 1, 2 against 0.05
+  EXPECT_TRUE(obliq::lcp::lcp_accept<double>({M.data(), 4, 4, 4, 1}, {noise3.data(), 4, 1}, {z.data(), 4, 1}, blocks));
+  EXPECT_EQ(certb(real), 1e-3 / 0.05);
+  EXPECT_EQ(certb(apart), 1.0);  // row 3 is outside the block of row 0's 0.05
+}
+
 }  // namespace

@@ -14,7 +14,13 @@
 // F^T u (F = E except on sliding contacts): the LCP matrix is F^T W E plus the coupling entries
 // above, q_lcp = F^T q. In the plane (k = 2) the pyramid is the cone itself; in space the
 // pyramid is inscribed in the cone, so its answers lie in the cone (cone membership holds) but
-// solve the faceted law, whose certificate is the LCP's (core/lcp/certificate.hpp).
+// solve the faceted law, whose certificate is the LCP's (core/lcp/certificate.hpp) with one scale
+// per contact: the rows (r_N, beta_1..k, lambda) of a contact are its one velocity vector seen
+// along directions of the solver's choosing, and share the largest of their row scales, as the
+// cone's certificate judges a contact's rows together (certificate.hpp). Row by row, a separating
+// foot (u_N = 5e-3) whose tangential u is rounding noise (1e-14, either sign) fails its facet rows
+// at a noise-sized scale; at the contact's scale it is exactly what it is, at rest to rounding.
+// An equality row's two variables form one block.
 #pragma once
 
 #include <cmath>
@@ -36,6 +42,22 @@ template <class T> OBLIQ_HD std::size_t pyramid_workspace(int N, int m) {
   const std::size_t n = std::size_t(N), mm = std::size_t(m);
   return n * n + 3 * n + 2 * mm * n + lcp::solve_workspace<T>(N);
 }
+
+// The blocks of the pyramid LCP's certificate (header comment): for the first variable of a
+// block, one past its last.
+template <class T> struct PyramidBlocks {
+  const Problem<T>* p;
+  int k;
+  OBLIQ_HD int operator()(int var) const {
+    if (var < 2 * p->m_e) return var - var % 2 + 2;
+    int v = 2 * p->m_e;
+    for (int c = 0; c < p->nc; ++c) {
+      v += p->sliding(c) ? 1 : k + 2;
+      if (var < v) return v;
+    }
+    return var + 1;
+  }
+};
 
 namespace detail {
 // Column `var` of E (or of F when `measured`) into e (m). Directions of contact c as above.
@@ -82,7 +104,8 @@ OBLIQ_HD void pyramid_column(const Problem<T>& p, int k, int var, bool measured,
 
 // Solves the pyramid LCP with k directions per contact (space: k >= 3; the plane always uses
 // k = 2) by lcp::solve with `solver`; r and u = W r + q of the problem's size. rep.status: the
-// LCP's verdict (ok: certified), Status::infeasible for a secondary ray. rep.residual: the exact
+// LCP's verdict with a contact's rows judged together (ok: certified, header comment),
+// Status::infeasible for a secondary ray. rep.residual: the exact
 // cone's certificate (certificate.hpp) of the answer, for information (zero in the plane up to
 // rounding; in space the gap between the pyramid and the cone).
 template <class T>
@@ -143,6 +166,9 @@ OBLIQ_HD Report<T> solve_pyramid(const Problem<T>& p, int k, VecView<T> r, VecVi
   }
   lcp::Result<T> res = lcp::solve(Ml.as_const(), ql.as_const(), z, w, arena, solver);
   rep.iterations = res.iterations;
+  if (res.status == Status::no_convergence &&
+      lcp::lcp_accept(Ml.as_const(), ql.as_const(), z.as_const(), PyramidBlocks<T>{&p, k}))
+    res.status = Status::ok;  // rejected row by row, certified contact by contact
   rep.status = res.status == Status::lcp_ray ? Status::infeasible
                : res.status == Status::lcp_budget ? Status::no_convergence
                                                   : res.status;

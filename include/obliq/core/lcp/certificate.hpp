@@ -117,9 +117,19 @@ OBLIQ_HD T lcp_residual(MatView<const T> M, VecView<const T> q, VecView<const T>
   return r;
 }
 
+// Rows judged one by one: the block of row i is row i alone.
+struct SingleRows {
+  OBLIQ_HD int operator()(int i) const { return i + 1; }
+};
+
 // The worst row of the acceptance test (header comment): the largest violation / s_i, 0 for an
 // exact solution, +Inf for a violation on a row with s_i = 0 or a non-finite z (NaN counts as Inf).
-template <class T> OBLIQ_HD T lcp_certificate(MatView<const T> M, VecView<const T> q, VecView<const T> z) {
+// `block_end(i)`, for the first row i of a block, is one past its last row: the rows of a block
+// share the largest of their scales (a contact's rows of one velocity vector, split in a frame
+// of the solver's choosing, as the pyramid's facet rows: friction/pyramid.hpp); SingleRows: every
+// row alone, the test above.
+template <class T, class BlockEnd = SingleRows>
+OBLIQ_HD T lcp_certificate(MatView<const T> M, VecView<const T> q, VecView<const T> z, BlockEnd block_end = {}) {
   const int m = q.size;
   const T inf = T(1) / T(0);
   // v / s: 0 without a violation (v <= 0), +Inf for a violation on a zero scale or a NaN.
@@ -127,26 +137,38 @@ template <class T> OBLIQ_HD T lcp_certificate(MatView<const T> M, VecView<const 
   T worst = T(0), zmax = T(0);
   for (int j = 0; j < m; ++j) zmax = max_(zmax, abs_(z[j]));
   const T floor = zmax * rounding_floor_over_tol(lcp_tolerance<T>::rel);
-  for (int i = 0; i < m; ++i) {
-    T w = q[i], s = abs_(q[i]);
+  const auto row = [&](int i, T& w, T& s) {
+    w = q[i], s = abs_(q[i]);
     for (int j = 0; j < m; ++j) {
       const T p = M(i, j) * z[j];
       w += p;
       s += abs_(p) + abs_(M(i, j)) * floor;
     }
-    if (!is_finite_(w) || !is_finite_(z[i]) || z[i] < T(0)) return inf;
-    worst = max_(worst, ratio(-w, s));
-    if (z[i] > T(0) && w > T(0)) {
-      const T d = abs_(M(i, i)) * z[i];
-      worst = max_(worst, d > T(0) ? min_(ratio(w, s), ratio(d, s)) : ratio(w, s));
+  };
+  for (int b = 0; b < m;) {
+    const int e = min_(max_(block_end(b), b + 1), m);
+    T w, s, sb = T(0);
+    if (e > b + 1)
+      for (int i = b; i < e; ++i) row(i, w, s), sb = max_(sb, s);
+    for (int i = b; i < e; ++i) {
+      row(i, w, s);
+      s = max_(s, sb);
+      if (!is_finite_(w) || !is_finite_(z[i]) || z[i] < T(0)) return inf;
+      worst = max_(worst, ratio(-w, s));
+      if (z[i] > T(0) && w > T(0)) {
+        const T d = abs_(M(i, i)) * z[i];
+        worst = max_(worst, d > T(0) ? min_(ratio(w, s), ratio(d, s)) : ratio(w, s));
+      }
     }
+    b = e;
   }
   return worst;
 }
 
 // The acceptance test (header comment).
-template <class T> OBLIQ_HD bool lcp_accept(MatView<const T> M, VecView<const T> q, VecView<const T> z) {
-  return lcp_certificate(M, q, z) <= lcp_tolerance<T>::rel;  // false on NaN
+template <class T, class BlockEnd = SingleRows>
+OBLIQ_HD bool lcp_accept(MatView<const T> M, VecView<const T> q, VecView<const T> z, BlockEnd block_end = {}) {
+  return lcp_certificate(M, q, z, block_end) <= lcp_tolerance<T>::rel;  // false on NaN
 }
 
 // After a step of iterative refinement changed z (zold: z before it), keep the refined z only if
