@@ -6,7 +6,10 @@
 // class, how often the two backends agree, every pair of differing statuses, and the
 // not-certified counts; a "wrong ok" is an ok answer contradicted by the other backend (the
 // other says infeasible, or both are ok and the answers differ by more than 1e-6 of their
-// scale). docs/certificate.md explains the remaining disagreements.
+// scale). A draw whose rows include two that are parallel to within 1e-3 but not exactly
+// (ill_posed below) is ill-posed for this comparison: its certified answers are unique only to
+// more than 1e-6 of their scale, and a disagreement on it is counted as such, not as a wrong ok. docs/certificate.md
+// explains the remaining disagreements.
 //
 //   bench_differential_fuzz [--draws N] [--seed S] [--threads T] [--chunk K] [--dump FILE]
 //
@@ -14,6 +17,7 @@
 // with its class, kind and both statuses in "id", for `obliq impact` / `obliq dynamics`.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -52,9 +56,54 @@ Scenario draw(std::mt19937_64& rng, int c, bool dynamics) {
   return random_scenario(rng, {n, m_b, m_u}, o);
 }
 
+// Relative difference of two certified answers counted as a disagreement.
+constexpr double compare_rel = 1e-6;
+
+// True when two of the rows [A_b; A_u] are parallel to within the comparison's resolution but
+// not exactly: the chord between their unit vectors, min(|u - v|, |u + v|) (the angle, without
+// the cancellation of 1 - cos^2), is positive and at most tol_f / compare_rel = 1e-3. A certified
+// answer meets each row to tol_f of its scale (docs/certificate.md), and two rows at an angle
+// delta let it move by tol_f / delta along the direction they nearly share: beyond 1e-6 of the
+// scale when delta <= 1e-3, so two certified answers may rightly differ by more than the
+// comparison allows (and at delta of rounding size, the answer is decided by the rounding of
+// the input's last bits). Rows exactly parallel (a duplicate, a power-of-two multiple) are
+// dependent under the rank rule, a well-posed case.
+// The rows are compared in the problem's own geometry, whitened by M = L L^T (the rows of
+// (L^-1 A^T)^T, whose Gram matrix is the Delassus matrix A M^-1 A^T): there a row pair at an
+// angle delta moves x by tol_f / delta.
+bool ill_posed(const Scenario& S) {
+  const Eigen::Index m = S.A_b.rows() + S.A_u.rows();
+  Eigen::MatrixXd A(m, S.M.rows());
+  A.topRows(S.A_b.rows()) = S.A_b;
+  A.bottomRows(S.A_u.rows()) = S.A_u;
+  const double mscale = S.M.cwiseAbs().maxCoeff();
+  if (!(mscale > 0)) return false;
+  const Eigen::LLT<Eigen::MatrixXd> llt(S.M / mscale);
+  if (llt.info() != Eigen::Success) return false;
+  for (Eigen::Index i = 0; i < m; ++i) {  // each row by its largest entry first: no overflow
+    const double a = A.row(i).cwiseAbs().maxCoeff();
+    if (a > 0) A.row(i) /= a;
+  }
+  Eigen::MatrixXd U = llt.matrixL().solve(A.transpose()).transpose();
+  for (Eigen::Index i = 0; i < m; ++i) {
+    const double a = U.row(i).cwiseAbs().maxCoeff();
+    if (a > 0) U.row(i) /= a, U.row(i).normalize();
+  }
+  const double resolution = scalar_traits<double>::feasibility_tol / compare_rel;
+  for (Eigen::Index i = 0; i < m; ++i)
+    for (Eigen::Index j = i + 1; j < m; ++j) {
+      if (U.row(i).isZero(0) || U.row(j).isZero(0)) continue;
+      const double chord = std::min((U.row(i) - U.row(j)).norm(), (U.row(i) + U.row(j)).norm());
+      if (chord > 0 && chord <= resolution) return true;
+    }
+  return false;
+}
+
 struct ClassTally {
   long draws = 0, ok_both = 0, agree = 0, wrong_ok_cpu = 0, wrong_ok_ref = 0, differ = 0;
   long not_certified_cpu = 0, not_certified_ref = 0;
+  long ill_posed = 0, ill_posed_disagree = 0;  // draws with rows parallel to rounding; wrong-ok-like disagreements on them
+  long status_only_ill = 0;                     // status-only disagreements on ill-posed draws
   std::map<std::string, long> mismatches;  // "cpu status / reference status", statuses differing
 };
 
@@ -105,13 +154,18 @@ int main(int argc, char** argv) {
       for (std::size_t s = 0; s < list.size(); ++s) {
         ClassTally& t = tally[std::size_t(cls[s])];
         ++t.draws;
+        const bool ill = ill_posed(list[s]);
+        t.ill_posed += ill;
+        // A disagreement on an ill-posed draw is counted as ill-posed, not as a wrong ok.
+        const auto wrong_ok = [&](long& counter) { ++(ill ? t.ill_posed_disagree : counter); };
         t.not_certified_cpu += a[s].status == Status::not_certified;
         t.not_certified_ref += b[s].status == Status::not_certified;
         if (a[s].status != b[s].status) {
           record(list[s], cls[s], dynamics, a[s].status, b[s].status);
           ++t.mismatches[std::string(status_reason(a[s].status)) + " / " + status_reason(b[s].status)];
-          t.wrong_ok_cpu += a[s].status == Status::ok && b[s].status == Status::infeasible;
-          t.wrong_ok_ref += b[s].status == Status::ok && a[s].status == Status::infeasible;
+          if (a[s].status == Status::ok && b[s].status == Status::infeasible) wrong_ok(t.wrong_ok_cpu);
+          else if (b[s].status == Status::ok && a[s].status == Status::infeasible) wrong_ok(t.wrong_ok_ref);
+          else t.status_only_ill += ill;
           continue;
         }
         if (a[s].status != Status::ok) {
@@ -121,10 +175,10 @@ int main(int argc, char** argv) {
         ++t.ok_both;
         const Scenario& S = list[s];
         const double scale = b[s].x.norm() + free_motion(S, dynamics).norm() + S.qdot.norm();
-        if ((a[s].x - b[s].x).norm() <= 1e-6 * scale) {
+        if ((a[s].x - b[s].x).norm() <= compare_rel * scale) {
           ++t.agree;
         } else {
-          ++t.differ;  // both ok, both certified, different: one of them is a wrong ok
+          wrong_ok(t.differ);  // both ok, both certified, different: one of them is a wrong ok
           record(list[s], cls[s], dynamics, a[s].status, b[s].status);
         }
       }
@@ -136,19 +190,23 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "\n");
   std::printf("differential fuzz: %ld draws (seed %llu), %.0f s\n", draws, seed, secs);
   std::printf("| class | draws | agree | both ok | both ok, x differ | cpu ok / ref infeasible | ref ok / cpu infeasible "
-              "| not certified cpu | not certified ref | other status pairs (cpu / ref) |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
+              "| not certified cpu | not certified ref | other status pairs (cpu / ref) | ill-posed draws | of them: answers "
+              "differ, ok / infeasible | of them: other status pairs |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   long wrong = 0, disagree = 0;
   for (int c = 0; c <= plain_class; ++c) {
     const ClassTally& t = tally[std::size_t(c)];
     std::string other;
     for (const auto& [k, v] : t.mismatches) other += (other.empty() ? "" : ", ") + k + ": " + std::to_string(v);
-    std::printf("| %s | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %s |\n", class_name(c), t.draws, t.agree,
-                t.ok_both, t.differ, t.wrong_ok_cpu, t.wrong_ok_ref, t.not_certified_cpu, t.not_certified_ref,
-                other.empty() ? "none" : other.c_str());
+    std::printf("| %s | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %s | %ld | %ld | %ld |\n", class_name(c), t.draws,
+                t.agree, t.ok_both, t.differ, t.wrong_ok_cpu, t.wrong_ok_ref, t.not_certified_cpu, t.not_certified_ref,
+                other.empty() ? "none" : other.c_str(), t.ill_posed, t.ill_posed_disagree, t.status_only_ill);
     wrong += t.differ + t.wrong_ok_cpu + t.wrong_ok_ref;
     disagree += t.draws - t.agree;
   }
-  std::printf("wrong ok answers (contradicted by the other backend): %ld; disagreements in all: %ld\n", wrong, disagree);
+  long ill = 0;
+  for (const ClassTally& t : tally) ill += t.ill_posed_disagree;
+  std::printf("wrong ok answers on well-posed draws (contradicted by the other backend): %ld; the same on ill-posed "
+              "draws: %ld; disagreements in all: %ld\n", wrong, ill, disagree);
   return 0;
 }
