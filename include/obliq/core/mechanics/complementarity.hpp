@@ -37,7 +37,8 @@
 //     elsewhere. With the SVD of the binding rows A_act, lambda = lambda_0 + N y,
 //     lambda_0 = (A_act^T)^+ f orthogonal to the null basis N of A_act^T; minimising |y| s.t.
 //     lambda_0,u + N_u y >= 0 is, by its dual, LCP(N_u N_u^T, lambda_0,u) with y = N_u^T mu
-//     (again PSD, again Lemke).
+//     (again PSD, again Lemke; its answer, or y = 0 when it has none, is judged by the answer's
+//     certificate, not by this inner LCP's row-by-row test).
 #pragma once
 
 #include "obliq/core/dense/householder.hpp"
@@ -215,8 +216,13 @@ OBLIQ_HD Status solve_complementarity(MatView<const T> A0, int m_b, MatView<cons
     VecView<T> mu = arena.vec(ku), slack = arena.vec(ku), y = arena.vec(nn);
     if (arena.overflow) return Status::bad_shape;
     dense::gram(Nu.transpose(), G);
+    // Lemke's answer is taken whether or not this inner LCP certifies it row by row: its rows are
+    // multipliers of rounding size on degenerate rows, and the answer's own certificate
+    // (certificate.hpp, from the input alone) judges the multipliers it yields. Without an
+    // answer (ray, budget), lambda_0 alone goes to that certificate.
     lcp::Result<T> r2 = lcp::lemke(G.as_const(), lam.segment(m_b, ku).as_const(), mu, slack, arena, 50 * ku + 100);
-    if (r2.status != Status::ok) return r2.status == Status::lcp_budget ? Status::no_convergence : r2.status;
+    if (r2.status == Status::non_finite || r2.status == Status::bad_shape) return r2.status;
+    if (r2.status != Status::ok && r2.status != Status::no_convergence) dense::fill(mu, T(0));
     dense::gemv(T(1), Nu.transpose().as_const(), mu.as_const(), T(0), y);            // y = N_u^T mu
     dense::gemv(T(1), sa.U.block(0, r, m_a, nn).as_const(), y.as_const(), T(1), lam);  // + N y
   }
