@@ -5,12 +5,12 @@
 #  1. AddressSanitizer (with LeakSanitizer) + UndefinedBehaviorSanitizer, -fno-sanitize-recover=all:
 #     the `obliq` binary and the tests of the hostile-input paths: tests/cli/hostile_* and
 #     tests/model/hostile_* (issue 10's reproducers, run through the sanitized binary),
-#     tests/cli/parse_test.cpp (the JSON Lines reader), tests/lcp (the LCP readers, solvers and
-#     `obliq lcp`), tests/core (the per-scenario numerics). -O0: compiling is the cost.
+#     tests/cli/parse_test.cpp (the JSON Lines reader), tests/lcp but its random-classes file (the
+#     LCP readers, solvers and `obliq lcp`). -O0: compiling is the cost.
 #  2. ThreadSanitizer on the OpenMP backend, with LLVM's libomp (Debian's libomp-dev) and its
-#     Archer tool, which tells TSan about OpenMP's synchronization: tests/backends (the CPU
-#     backend's batches against the reference), tests/host_api (bitwise identity across thread
-#     counts) and tests/sim (the Simulator's threaded batches). A racy OpenMP program is checked
+#     Archer tool, which tells TSan about OpenMP's synchronization: tests/host_api (the CPU
+#     backend's batches, bitwise identity across thread counts) and tests/sim (the Simulator's
+#     threaded batches). A racy OpenMP program is checked
 #     first to be reported, so that a clean run means something.
 # A sanitizer report anywhere, in a test program or in an `obliq` it runs, is written to a log
 # file; the step fails on a failed test or on any such file. Each part prints its time.
@@ -39,13 +39,13 @@ reports() {  # fails when a sanitizer wrote a report
 t0=$(date +%s)
 asan=${OBLIQ_ASAN_BUILD_DIR:-build-asan}
 configure "$asan" "-fsanitize=address,undefined -fno-sanitize-recover=all" "${OBLIQ_ASAN_OPT:--O0}" \
-  '^tests/(cli/(hostile_|parse_)|model/hostile_|lcp/|core/)'
-cmake --build "$asan" -j"$jobs" --target obliq_cli obliq_cli_tests obliq_model_tests obliq_lcp_tests obliq_core_tests
+  '^tests/(cli/(hostile_|parse_)|model/hostile_|lcp/(cli|core_solvers|hostile|row_certificate|siconos_peer)_)'
+cmake --build "$asan" -j"$jobs" --target obliq_cli obliq_cli_tests obliq_model_tests obliq_lcp_tests
 t1=$(date +%s)
 # (cli.ParseLine.MutatedLines* is left out: it is a small fuzzer of the same reader, 84 s at -O0,
 # and fuzz/scenario_line does that job under the same sanitizers.)
 ASAN_OPTIONS=detect_leaks=1:log_path=$logs/asan UBSAN_OPTIONS=print_stacktrace=1:log_path=$logs/asan \
-  ctest --test-dir "$asan" -R '^(cli|model|lcp|core)\.' -E '^cli\.ParseLine\.MutatedLines' -j"$jobs" --timeout 900 --output-on-failure >"$logs/asan-ctest.log" 2>&1 ||
+  ctest --test-dir "$asan" -R '^(cli|model|lcp)\.' -E '^cli\.ParseLine\.MutatedLines' -j"$jobs" --timeout 900 --output-on-failure >"$logs/asan-ctest.log" 2>&1 ||
   { tail -n 80 "$logs/asan-ctest.log"; reports asan || true; echo "sanitize: ASan+UBSan tests FAILED"; exit 1; }
 reports asan
 echo "sanitize: ASan+UBSan: $(grep -o '[0-9]* tests failed out of [0-9]*' "$logs/asan-ctest.log"), build $((t1 - t0)) s, tests $(( $(date +%s) - t1 )) s, no findings"
@@ -86,12 +86,12 @@ if "$logs/canary" racy >/dev/null 2>&1 || ! grep -qs 'data race' "$logs"/tsan.*;
 fi
 rm -f "$logs"/tsan.*
 tsan=${OBLIQ_TSAN_BUILD_DIR:-build-tsan}
-configure "$tsan" "-fsanitize=thread" "${OBLIQ_TSAN_OPT:--O1}" '^tests/(backends|host_api|sim)/' 
-cmake --build "$tsan" -j"$jobs" --target obliq_backends_tests obliq_host_api_tests obliq_sim_tests
+configure "$tsan" "-fsanitize=thread" "${OBLIQ_TSAN_OPT:--O1}" '^tests/(host_api|sim)/'
+cmake --build "$tsan" -j"$jobs" --target obliq_host_api_tests obliq_sim_tests
 t1=$(date +%s)
 # Each test program once with two threads per OpenMP team (the tests that compare thread counts
 # set their own).
-OMP_NUM_THREADS=2 ctest --test-dir "$tsan" -R '^(backends|host_api|sim)\.' -E '^sim\.siconos' -j"$jobs" --timeout 900 \
+OMP_NUM_THREADS=2 ctest --test-dir "$tsan" -R '^(host_api|sim)\.' -E '^sim\.siconos' -j"$jobs" --timeout 900 \
   --output-on-failure >"$logs/tsan-ctest.log" 2>&1 ||
   { tail -n 80 "$logs/tsan-ctest.log"; reports tsan || true; echo "sanitize: TSan tests FAILED"; exit 1; }
 reports tsan
