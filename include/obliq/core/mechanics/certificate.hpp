@@ -128,6 +128,19 @@ OBLIQ_HD T law_certificate(const ScenarioView<T>& in, VecView<const T> x, VecVie
     impulse(j, net, single);
     return (abs_(r_plus[j]) + abs_(r_minus[j]) + abs_(net) + rho * single) / in.M(j, j);
   };
+  // Row i's slack a_i x - t_i and its scale (the target's magnitude, then each term with x, x_0,
+  // the free motion and x's rounding floor).
+  const auto row_slack = [&](int i, T& slack, T& s) {
+    const VecView<const T> a = row(i);
+    T t = T(0), v = T(0);
+    s = T(0);
+    target(i, t, s);
+    for (int j = 0; j < n; ++j) {
+      v += a[j] * x[j];
+      s += abs_(a[j]) * (abs_(x[j]) + abs_(x0[j]) + free(j) + xfloor);
+    }
+    slack = v - t;
+  };
   // Rows, and the least-squares condition of the projection law on inconsistent targets.
   const bool projection = in.law == Law::projection;
   T worst_equal = T(0);  // projection law: the worst candidate-row equality
@@ -135,14 +148,8 @@ OBLIQ_HD T law_certificate(const ScenarioView<T>& in, VecView<const T> x, VecVie
     const bool candidate = i < m_b || active[i - m_b] != 0;
     if (!candidate) continue;
     const VecView<const T> a = row(i);
-    T t = T(0), tmag = T(0);
-    target(i, t, tmag);
-    T v = T(0), s = tmag;
-    for (int j = 0; j < n; ++j) {
-      v += a[j] * x[j];
-      s += abs_(a[j]) * (abs_(x[j]) + abs_(x0[j]) + free(j) + xfloor);
-    }
-    const T slack = v - t;
+    T slack, s;
+    row_slack(i, slack, s);
     if (i < m_b || projection) {
       const T r = cert_ratio(abs_(slack), s);
       if (projection) worst_equal = max_(worst_equal, r);
@@ -162,16 +169,10 @@ OBLIQ_HD T law_certificate(const ScenarioView<T>& in, VecView<const T> x, VecVie
       T res = T(0), scale = T(0);
       for (int i = 0; i < m_b + m_u; ++i) {
         if (i >= m_b && active[i - m_b] == 0) continue;
-        const VecView<const T> a = row(i);
-        T t = T(0), tmag = T(0);
-        target(i, t, tmag);
-        T v = T(0), s = tmag;
-        for (int k = 0; k < n; ++k) {
-          v += a[k] * x[k];
-          s += abs_(a[k]) * (abs_(x[k]) + abs_(x0[k]) + free(k) + xfloor);
-        }
-        res += a[j] * (v - t);
-        scale += abs_(a[j]) * s;
+        T slack, s;
+        row_slack(i, slack, s);
+        res += row(i)[j] * slack;
+        scale += abs_(row(i)[j]) * s;
       }
       ls = max_(ls, cert_ratio(abs_(res), scale));
     }
