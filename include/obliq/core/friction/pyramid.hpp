@@ -21,6 +21,12 @@
 // foot (u_N = 5e-3) whose tangential u is rounding noise (1e-14, either sign) fails its facet rows
 // at a noise-sized scale; at the contact's scale it is exactly what it is, at rest to rounding.
 // An equality row's two variables form one block.
+// Planar contacts: a contact of a space problem (dim 3) one of whose tangent rows is exactly zero
+// (zero row of W and zero q: the direction moves nothing, as a planar model's out-of-plane
+// tangent) obeys the plane's law along its other tangent; when every contact without a prescribed
+// sliding direction is planar (or dim = 2) the problem is planar, and k = 2 gives the directions
+// +-e of each contact's in-plane tangent: the 2-facet pyramid is then the cone itself, and this LCP
+// solves the exact Coulomb problem (the cone solver's planar stage, cone_solver.hpp).
 #pragma once
 
 #include <cmath>
@@ -36,6 +42,25 @@ template <class T> OBLIQ_HD int pyramid_size(const Problem<T>& p, int k) {
   int N = 2 * p.m_e;
   for (int c = 0; c < p.nc; ++c) N += p.sliding(c) ? 1 : k + 2;
   return N;
+}
+
+// The in-plane tangent row (1 or 2) of contact c when it is planar (header comment), else 0.
+template <class T> OBLIQ_HD int planar_tangent(const Problem<T>& p, int c) {
+  if (p.dim == 2) return 1;
+  const int f = p.row(c), m = p.size();
+  for (int j = 1; j <= 2; ++j) {
+    bool zero = p.q[f + j] == T(0);
+    for (int i = 0; i < m && zero; ++i) zero = p.W(f + j, i) == T(0);
+    if (zero) return 3 - j;
+  }
+  return 0;
+}
+
+// True when every contact without a prescribed sliding direction is planar.
+template <class T> OBLIQ_HD bool planar(const Problem<T>& p) {
+  for (int c = 0; c < p.nc; ++c)
+    if (!p.sliding(c) && planar_tangent(p, c) == 0) return false;
+  return true;
 }
 
 template <class T> OBLIQ_HD std::size_t pyramid_workspace(int N, int m) {
@@ -87,8 +112,8 @@ OBLIQ_HD void pyramid_column(const Problem<T>& p, int k, int var, bool measured,
     }
     if (var > v && var <= v + k) {
       const int j = var - v - 1;
-      if (p.dim == 2) {
-        e[f + 1] = j == 0 ? T(1) : T(-1);
+      if (k == 2) {  // the plane, or a planar problem in space: +-e of the in-plane tangent
+        e[f + planar_tangent(p, c)] = j == 0 ? T(1) : T(-1);
       } else {
         const T a = T(2) * T(3.14159265358979323846) * T(j) / T(k);
         e[f + 1] = std::cos(a);
@@ -102,8 +127,8 @@ OBLIQ_HD void pyramid_column(const Problem<T>& p, int k, int var, bool measured,
 }
 }  // namespace detail
 
-// Solves the pyramid LCP with k directions per contact (space: k >= 3; the plane always uses
-// k = 2) by lcp::solve with `solver`; r and u = W r + q of the problem's size. rep.status: the
+// Solves the pyramid LCP with k directions per contact (space: k >= 3, or k = 2 for a planar
+// problem; the plane always uses k = 2) by lcp::solve with `solver`; r and u = W r + q of the problem's size. rep.status: the
 // LCP's verdict with a contact's rows judged together (ok: certified, header comment),
 // Status::infeasible for a secondary ray. rep.residual: the exact
 // cone's certificate (certificate.hpp) of the answer, for information (zero in the plane up to
@@ -117,7 +142,7 @@ OBLIQ_HD Report<T> solve_pyramid(const Problem<T>& p, int k, VecView<T> r, VecVi
   for (int i = 0; i < r.size; ++i) r[i] = T(0);
   if (rep.status != Status::ok) return rep;
   if (p.dim == 2) k = 2;
-  if (k < 3 && p.dim == 3) {
+  if (k < 3 && p.dim == 3 && !(k == 2 && planar(p))) {
     rep.status = Status::bad_shape;
     return rep;
   }
