@@ -8,6 +8,7 @@ set -euo pipefail
 apt_packages=(
   build-essential cmake ninja-build pkg-config
   libeigen3-dev nlohmann-json3-dev libcli11-dev   # reference linear algebra, JSON, arguments
+  libsimdjson-dev                                  # the fast JSON reader of scenario lines
   libgtest-dev libbenchmark-dev                    # tests and benchmarks
   liburdfdom-dev                                   # URDF models
   libsiconos-numerics-dev                          # peer LCP solvers (benchmark only)

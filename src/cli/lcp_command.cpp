@@ -12,15 +12,18 @@
 #include <iostream>
 #include <memory>
 #include <new>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/parallel_lines.hpp"
 #include "cli/pump.hpp"
 #include "cpu/cuda_backend.hpp"
 #include "io/limits.hpp"
 #include "obliq/io/lcp_json.hpp"
+#include "obliq/io/scenario_json.hpp"
 #include "obliq/lcp.hpp"
 
 namespace obliq::cli {
@@ -56,7 +59,7 @@ bool starts_with_integer(const std::string& line) {
   return true;
 }
 
-std::string render(const nlohmann::json& o) { return o.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"; }
+std::string render(const nlohmann::json& o) { return io::dump_line(o) + "\n"; }
 
 // Solves the problems; a batch whose memory cannot be had is solved one problem at a time.
 std::vector<LcpSolution> solve_all(const std::vector<LcpProblem>& problems, const LcpOptions& opt, const LcpArgs& a) {
@@ -64,22 +67,23 @@ std::vector<LcpSolution> solve_all(const std::vector<LcpProblem>& problems, cons
   return solve_lcp_batch(problems, opt);
 }
 
-class LcpBatch final : public LineBatch {
+class LcpBatch final : public HeldLines {
  public:
   LcpBatch(const LcpOptions& opt, const LcpArgs& a) : opt_(opt), a_(a) {}
-  void add(const std::string& line, long number) override {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) return;  // blank: skipped, counted
-    lines_.push_back(parse_lcp_json_line(line, number));
-  }
-  void add_error(long number, const std::string& reason) override {
-    LcpLine l;
-    l.id = number;
-    l.error = reason;
-    lines_.push_back(std::move(l));
-  }
-  std::size_t size() const override { return lines_.size(); }
 
   bool flush(std::string& out) override {
+    lines_ = parse_held<LcpLine>(
+        a_.threads,
+        [](const std::string& line, long number) -> std::optional<LcpLine> {
+          if (line.find_first_not_of(" \t\r") == std::string::npos) return std::nullopt;  // blank: skipped, counted
+          return parse_lcp_json_line(line, number);
+        },
+        [](long number, const std::string& reason) {
+          LcpLine l;
+          l.id = number;
+          l.error = reason;
+          return l;
+        });
     std::vector<LcpProblem> problems;
     std::vector<std::size_t> line_of;
     for (std::size_t k = 0; k < lines_.size(); ++k)
@@ -99,20 +103,19 @@ class LcpBatch final : public LineBatch {
           too_large[p] = "too large (m = " + std::to_string(problems[p].m) + ": its memory cannot be allocated)";
         }
     }
-    bool any_error = false;
-    std::size_t p = 0;
-    for (std::size_t k = 0; k < lines_.size(); ++k) {
-      nlohmann::json o;
-      if (!lines_[k].error.empty()) {
-        o = lcp_error_json(lines_[k].id, lines_[k].error);
-      } else if (!too_large[p].empty()) {
-        o = lcp_error_json(lines_[k].id, too_large[p++]);
-      } else {
-        o = lcp_result_json(lines_[k].id, solutions[p++]);
-      }
-      any_error = any_error || o.at("status") != "ok";
-      out += render(o);
-    }
+    // Each line's output text in its own slot, on all threads (line k's problem is line_of's p).
+    std::vector<std::size_t> problem_of(lines_.size());
+    for (std::size_t p = 0; p < line_of.size(); ++p) problem_of[line_of[p]] = p;
+    std::vector<std::string> text(lines_.size());
+    const bool any_error = for_each_line(lines_.size(), a_.threads, [&](std::size_t k) {
+      const std::size_t p = problem_of[k];
+      const nlohmann::json o = !lines_[k].error.empty() ? lcp_error_json(lines_[k].id, lines_[k].error)
+                               : !too_large[p].empty()  ? lcp_error_json(lines_[k].id, too_large[p])
+                                                        : lcp_result_json(lines_[k].id, solutions[p]);
+      text[k] = render(o);
+      return o.at("status") != "ok";
+    });
+    for (const auto& t : text) out += t;
     lines_.clear();
     return any_error;
   }

@@ -9,11 +9,13 @@
 #include <iostream>
 #include <memory>
 #include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/commands.hpp"
 #include "cli/model_source.hpp"
+#include "cli/parallel_lines.hpp"
 #include "cli/pump.hpp"
 #include "io/limits.hpp"
 #include "obliq/io/scenario_json.hpp"
@@ -76,34 +78,35 @@ const char* non_finite_quantity(const Friction& f) {
 }
 
 // The state lines of one chunk: evaluated, with --impact solved, and written in order.
-class StateBatch final : public LineBatch {
+class StateBatch final : public HeldLines {
  public:
   StateBatch(const model::Model& m, const ModelOptions& opt, const RunOptions& run) : m_(m), opt_(opt), run_(run) {
     for (const auto& n : m.joint_names) names_.push_back(n);
   }
-  void add(const std::string& line, long number) override {
-    StateLine s = parse_state_line(line, number, m_);
-    if (s.blank) return;
-    reject_unread_non_finite(s, "obliq model");
-    s.json = ojson();  // not needed past here
-    lines_.push_back(std::move(s));
-  }
-  void add_error(long number, const std::string& reason) override {
-    StateLine s;
-    s.id = number;
-    s.error = reason;
-    lines_.push_back(std::move(s));
-  }
-  std::size_t size() const override { return lines_.size(); }
 
+  // The chunk's lines parsed, evaluated and their objects built on all threads (each line in its
+  // own slot, cli/parallel_lines.hpp), then the impacts solved, then the lines formatted.
   bool flush(std::string& out) override {
-    bool any_error = false;
+    lines_ = parse_held<StateLine>(
+        run_.threads,
+        [&](const std::string& line, long number) -> std::optional<StateLine> {
+          StateLine s = parse_state_line(line, number, m_);
+          if (s.blank) return std::nullopt;
+          reject_unread_non_finite(s, "obliq model");
+          s.json = ojson();  // not needed past here
+          return s;
+        },
+        [](long number, const std::string& reason) {
+          StateLine s;
+          s.id = number;
+          s.error = reason;
+          return s;
+        });
     std::vector<ojson> text(lines_.size());
     std::vector<Scenario> scen(lines_.size());
     std::vector<model::StateExtras> extras(lines_.size());
     std::vector<Friction> fric(lines_.size());
-    std::vector<std::size_t> good;
-    for (std::size_t k = 0; k < lines_.size(); ++k) {
+    bool any_error = for_each_line(lines_.size(), run_.threads, [&](std::size_t k) {
       StateLine& s = lines_[k];
       if (s.error.empty()) {
         const Status st = model::evaluate(m_, s.q, s.qdot, scen[k], &extras[k]);
@@ -117,8 +120,7 @@ class StateBatch final : public LineBatch {
       }
       if (!s.error.empty()) {
         text[k] = io::error_to_json(s.id, s.error);
-        any_error = true;
-        continue;
+        return true;
       }
       Scenario& sc = scen[k];
       sc.e = Eigen::VectorXd::Constant(sc.A_u.rows(), opt_.e);
@@ -137,8 +139,11 @@ class StateBatch final : public LineBatch {
       j["kinetic_energy"] = extras[k].kinetic_energy;
       j["potential_energy"] = extras[k].potential_energy;
       text[k] = std::move(j);
-      good.push_back(k);
-    }
+      return false;
+    });
+    std::vector<std::size_t> good;
+    for (std::size_t k = 0; k < lines_.size(); ++k)
+      if (lines_[k].error.empty()) good.push_back(k);
     if (opt_.impact && !good.empty()) {
       try {
         any_error = solve_impacts(scen, fric, good, text) || any_error;
@@ -148,7 +153,9 @@ class StateBatch final : public LineBatch {
         any_error = true;
       }
     }
-    for (const auto& j : text) (out += io::dump_line(j)) += '\n';
+    std::vector<std::string> lines(text.size());
+    for_each_line(text.size(), run_.threads, [&](std::size_t k) { lines[k] = io::dump_line(text[k]); });
+    for (const auto& l : lines) (out += l) += '\n';
     lines_.clear();
     return any_error;
   }

@@ -26,6 +26,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/model_source.hpp"
+#include "cli/parallel_lines.hpp"
 #include "cli/pump.hpp"
 #include "io/limits.hpp"
 #include "obliq/io/scenario_json.hpp"
@@ -294,23 +295,25 @@ bool simulate(const model::Model* m, const std::vector<SimLine>& lines, const st
 
 // The lines of one chunk (cli::pump): the chunk's bad lines' error lines first, then the records
 // of its good lines, simulated together, written while they are made (LineBatch::write_now).
-class SimBatch final : public LineBatch {
+class SimBatch final : public HeldLines {
  public:
   SimBatch(const model::Model& m, bool raw, const SimulateOptions& opt, bool show)
       : m_(m), raw_(raw), opt_(opt), show_(show) {}
-  void add(const std::string& text, long number) override {
-    SimLine l = raw_ ? scenario_line(text, number, opt_) : model_line(text, number, m_, opt_);
-    if (l.error != "blank") lines_.push_back(std::move(l));
-  }
-  void add_error(long number, const std::string& reason) override {
-    SimLine l;
-    l.id = number;
-    l.error = reason;
-    lines_.push_back(std::move(l));
-  }
-  std::size_t size() const override { return lines_.size(); }
 
   bool flush(std::string& out) override {
+    lines_ = parse_held<SimLine>(  // on all threads (cli/parallel_lines.hpp)
+        opt_.sim.threads,
+        [&](const std::string& text, long number) -> std::optional<SimLine> {
+          SimLine l = raw_ ? scenario_line(text, number, opt_) : model_line(text, number, m_, opt_);
+          if (l.error == "blank") return std::nullopt;
+          return l;
+        },
+        [](long number, const std::string& reason) {
+          SimLine l;
+          l.id = number;
+          l.error = reason;
+          return l;
+        });
     bool any_error = false;
     std::vector<std::size_t> good;
     for (std::size_t k = 0; k < lines_.size(); ++k) {

@@ -2,8 +2,8 @@
 // non-blank input line out, in input order.
 //
 // The input streams through cli::pump (src/cli/pump.hpp): lines are held in chunks (bounded in
-// lines, bytes and waiting time). A chunk's lines are parsed in parallel (OpenMP, --threads), each
-// into its own slot, so the order is kept. Within a chunk the good lines are grouped by shape
+// lines, bytes and waiting time). A chunk's lines are parsed in parallel (cli/parallel_lines.hpp,
+// --threads), each into its own slot, so the order is kept. Within a chunk the good lines are grouped by shape
 // (n, m_b, m_u), each group filled into one Batch<double> and solved with the chosen backend;
 // then the chunk's output lines are formatted in parallel, again each into its own slot, and
 // written in input order. A bad line becomes an error line and never
@@ -14,13 +14,14 @@
 #include <map>
 #include <memory>
 #include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/parallel_lines.hpp"
 #include "cli/pump.hpp"
 #include "cpu/cuda_backend.hpp"
-#include "cpu/omp_guard.hpp"
 #include "io/limits.hpp"
 #include "obliq/batch.hpp"
 #include "obliq/friction.hpp"
@@ -40,16 +41,25 @@ struct SolveOptions {
   int threads = 0;
 };
 
-class ScenarioBatch final : public LineBatch {
+class ScenarioBatch final : public HeldLines {
  public:
   ScenarioBatch(const SolveOptions& opt, const RunOptions& run) : opt_(opt), run_(run) {}
 
-  void add(const std::string& line, long number) override { held_.push_back({line, number, {}}); }
-  void add_error(long number, const std::string& reason) override { held_.push_back({{}, number, reason}); }
-  std::size_t size() const override { return held_.size(); }
-
   bool flush(std::string& out) override {
-    parse_held();
+    const io::Use use = opt_.dynamics ? io::Use::dynamics : io::Use::impact;
+    lines_ = parse_held<io::ScenarioLine>(
+        run_.threads,
+        [&](const std::string& text, long number) -> std::optional<io::ScenarioLine> {
+          io::ScenarioLine l = io::parse_scenario_line(text, number, use);
+          if (l.blank) return std::nullopt;
+          return l;
+        },
+        [](long number, const std::string& reason) {
+          io::ScenarioLine l;
+          l.id = number;
+          l.error = reason;
+          return l;
+        });
     std::vector<std::string> text(lines_.size());
     bool any_error = false;
     // The good lines by shape; lines with friction (some mu > 0) are solved one by one by the
@@ -87,40 +97,6 @@ class ScenarioBatch final : public LineBatch {
   }
 
  private:
-  // A line as read (or the reason it could not be read), parsed at flush time.
-  struct Held {
-    std::string text;
-    long number = 0;
-    std::string error;
-  };
-
-  // Parses the held lines over OpenMP threads into lines_, in input order, blank lines dropped.
-  // No exception crosses the region (cpu/omp_guard.hpp): the first one is rethrown after it.
-  void parse_held() {
-    std::vector<io::ScenarioLine> parsed(held_.size());
-    const io::Use use = opt_.dynamics ? io::Use::dynamics : io::Use::impact;
-    cpu::OmpGuard guard;
-    const long long count = static_cast<long long>(held_.size());
-#pragma omp parallel for schedule(dynamic, 64) num_threads(cpu::thread_count(run_.threads))
-    for (long long k = 0; k < count; ++k) {
-      guard.run([&] {
-        const Held& h = held_[std::size_t(k)];
-        io::ScenarioLine& l = parsed[std::size_t(k)];
-        if (h.error.empty()) {
-          l = io::parse_scenario_line(h.text, h.number, use);
-        } else {
-          l.id = h.number;
-          l.error = h.error;
-        }
-      });
-    }
-    held_.clear();
-    guard.rethrow();
-    lines_.clear();
-    for (auto& l : parsed)
-      if (!l.blank) lines_.push_back(std::move(l));
-  }
-
   static std::string too_large(Shape shape) {
     return "too large (n = " + std::to_string(shape.n) + ", m_b = " + std::to_string(shape.m_b) +
            ", m_u = " + std::to_string(shape.m_u) + ": its memory cannot be allocated)";
@@ -130,51 +106,38 @@ class ScenarioBatch final : public LineBatch {
   // memory cannot be allocated is "too large", and no exception crosses the region
   // (cpu/omp_guard.hpp: any other one is rethrown after it).
   bool solve_frictional(const std::vector<std::size_t>& members, std::vector<std::string>& text) {
-    bool any_error = false;
-    cpu::OmpGuard guard;
-    const long long count = static_cast<long long>(members.size());
-#pragma omp parallel for schedule(dynamic) num_threads(cpu::thread_count(run_.threads)) reduction(|| : any_error)
-    for (long long t = 0; t < count; ++t) {
-      guard.run([&] {
-        io::ScenarioLine& line = lines_[members[std::size_t(t)]];
-        io::ojson j;
-        try {
-          Friction& f = *line.friction;
-          f.formulation = opt_.friction == "pyramid" ? friction::Formulation::pyramid : friction::Formulation::cone;
-          f.directions = opt_.facets;
-          f.lcp_solver = run_.lcp_solver;
-          FrictionResult info;
-          j = opt_.dynamics ? io::dynamics_result_to_json(line.id, obliq::dynamics(line.scenario, f, &info))
-                            : io::impact_result_to_json(line.id, obliq::impact(line.scenario, f, &info));
-          io::add_friction_keys(j, info, opt_.dynamics);
-        } catch (const std::bad_alloc&) {
-          j = io::error_to_json(line.id, too_large(line.scenario.shape()));
-        }
-        any_error = any_error || j.at("status") != "ok";
-        text[members[std::size_t(t)]] = io::dump_line(j);
-      });
-    }
-    guard.rethrow();
-    return any_error;
+    return for_each_line(
+        members.size(), run_.threads,
+        [&](std::size_t t) {
+          io::ScenarioLine& line = lines_[members[t]];
+          io::ojson j;
+          try {
+            Friction& f = *line.friction;
+            f.formulation = opt_.friction == "pyramid" ? friction::Formulation::pyramid : friction::Formulation::cone;
+            f.directions = opt_.facets;
+            f.lcp_solver = run_.lcp_solver;
+            FrictionResult info;
+            j = opt_.dynamics ? io::dynamics_result_to_json(line.id, obliq::dynamics(line.scenario, f, &info))
+                              : io::impact_result_to_json(line.id, obliq::impact(line.scenario, f, &info));
+            io::add_friction_keys(j, info, opt_.dynamics);
+          } catch (const std::bad_alloc&) {
+            j = io::error_to_json(line.id, too_large(line.scenario.shape()));
+          }
+          text[members[t]] = io::dump_line(j);
+          return j.at("status") != "ok";
+        },
+        1);
   }
 
   // Formats result s of a solved group (line members[s]) into text[members[s]], over OpenMP
   // threads; `to_json(s)` gives the output object. Returns whether any line is not ok.
   template <class ToJson>
   bool write_group(const std::vector<std::size_t>& members, std::vector<std::string>& text, ToJson&& to_json) {
-    bool any_error = false;
-    cpu::OmpGuard guard;
-    const long long count = static_cast<long long>(members.size());
-#pragma omp parallel for schedule(dynamic, 64) num_threads(cpu::thread_count(run_.threads)) reduction(|| : any_error)
-    for (long long s = 0; s < count; ++s) {
-      guard.run([&] {
-        const io::ojson j = to_json(std::size_t(s));
-        any_error = any_error || j.at("status") != "ok";
-        text[members[std::size_t(s)]] = io::dump_line(j);
-      });
-    }
-    guard.rethrow();
-    return any_error;
+    return for_each_line(members.size(), run_.threads, [&](std::size_t s) {
+      const io::ojson j = to_json(s);
+      text[members[s]] = io::dump_line(j);
+      return j.at("status") != "ok";
+    });
   }
 
   // Solves lines `members` (all of shape `shape`) into text. Throws std::bad_alloc.
@@ -195,7 +158,6 @@ class ScenarioBatch final : public LineBatch {
 
   const SolveOptions& opt_;
   const RunOptions& run_;
-  std::vector<Held> held_;               // read since the last flush
   std::vector<io::ScenarioLine> lines_;  // parsed, non-blank, in input order
 };
 

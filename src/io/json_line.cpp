@@ -94,12 +94,6 @@ bool scan(std::string_view text, int limit, int& max_depth, std::string* marked)
   return replaced;
 }
 
-bool is_blank(std::string_view line) {
-  for (char c : line)
-    if (c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '\f' && c != '\v') return false;
-  return true;
-}
-
 // After a syntax error: the top-level "id" if its value was complete before the defect.
 template <class J> bool id_before_error(std::string_view text, J& id) {
   std::string last_key;
@@ -123,6 +117,12 @@ template <class J> bool id_before_error(std::string_view text, J& id) {
 }
 
 }  // namespace
+
+bool is_blank(std::string_view line) {
+  for (char c : line)
+    if (c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '\f' && c != '\v') return false;
+  return true;
+}
 
 int json_depth(std::string_view text, int limit) {
   int depth = 0;

@@ -35,6 +35,9 @@ template <class J> JsonLine<J> parse_json_line(std::string_view line, long line_
 // Whether `v` is the stand-in of a non-finite literal.
 template <class J> bool is_non_finite_marker(const J& v);
 
+// Whether the line holds only whitespace (space, tab, CR, LF, FF, VT): a blank line.
+bool is_blank(std::string_view line);
+
 // The largest nesting depth of the JSON text (brackets outside strings), stopping early once
 // it exceeds `limit` (then returns limit + 1).
 int json_depth(std::string_view text, int limit);

@@ -6,7 +6,10 @@
 #include <string>
 
 #include "io/json_line.hpp"
+#include "io/json_text.hpp"
 #include "io/limits.hpp"
+#include "io/scenario_line.hpp"
+#include "io/simd_value.hpp"
 
 namespace obliq::io {
 namespace {
@@ -19,87 +22,126 @@ std::string a_type(const char* type_name) {
   return (vowel ? "an " : "a ") + t;
 }
 
+// The two parsers' values seen alike by the Reader: nlohmann's (json, ordered_json) and
+// simdjson's (SimdValue, src/io/simd_value.hpp).
+template <class J> const J* lookup(const J& obj, const char* key) {
+  auto it = obj.find(key);
+  return it == obj.end() ? nullptr : &*it;
+}
+std::optional<SimdValue> lookup(const SimdValue& obj, const char* key) { return obj.find(key); }
+template <class J> double number_of(const J& v) { return v.template get<double>(); }
+double number_of(const SimdValue& v) { return v.number(); }
+template <class J> std::string_view string_of(const J& v) { return v.template get_ref<const std::string&>(); }
+std::string_view string_of(const SimdValue& v) { return v.string(); }
+template <class J> bool is_marker(const J& v) { return is_non_finite_marker(v); }
+bool is_marker(const SimdValue&) { return false; }  // simdjson refuses the non-finite literals
+
 template <class J> std::string short_text(const J& v) {
   std::string s = v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   if (s.size() > 40) s = s.substr(0, 37) + "...";
   return s;
 }
+std::string short_text(const SimdValue& v) { return short_text(v.to_json<ojson>()); }
 
-template <class J> bool is_marker(const J& v) { return is_non_finite_marker(v); }
+// Where a number sits, for messages only (built when a message is): "qdot[1]", "M[2][0]".
+struct Where {
+  const char* key;
+  int i = -1, k = -1;
+  std::string text() const {
+    std::string t = key;
+    if (i >= 0) t += "[" + std::to_string(i) + "]";
+    if (k >= 0) t += "[" + std::to_string(k) + "]";
+    return t;
+  }
+};
+
+// Where an expected length comes from, for messages only: "n = 3 from M".
+struct From {
+  const char* name;
+  int value;
+  const char* source = nullptr;
+  std::string text() const {
+    std::string t = std::string(name) + " = " + std::to_string(value);
+    if (source) t += std::string(" from ") + source;
+    return t;
+  }
+};
 
 // Reads the keys of one scenario object; every function returns "" or the reason.
 template <class J> struct Reader {
   const J& obj;
 
-  const J* find(const char* key) const {
-    auto it = obj.find(key);
-    return it == obj.end() ? nullptr : &*it;
-  }
+  auto find(const char* key) const { return lookup(obj, key); }
 
-  // One entry: a finite number. `where` names it ("M[1][2]", "gap_tol").
-  static std::string number(const J& v, const std::string& where, double& out) {
-    if (is_marker(v)) return "non-finite number in " + where;
-    if (!v.is_number()) return where + ": not a number (got " + a_type(v.type_name()) + ")";
-    out = v.template get<double>();
-    if (!std::isfinite(out)) return "non-finite number in " + where;
+  // One entry: a finite number.
+  static std::string number(const J& v, const Where& where, double& out) {
+    if (is_marker(v)) return "non-finite number in " + where.text();
+    if (!v.is_number()) return where.text() + ": not a number (got " + a_type(v.type_name()) + ")";
+    out = number_of(v);
+    if (!std::isfinite(out)) return "non-finite number in " + where.text();
     return {};
   }
 
   // A vector of `len` numbers; absent and not required: zeros.
-  std::string vector(const char* key, int len, const char* len_from, bool required, Eigen::VectorXd& out) const {
-    const J* v = find(key);
+  std::string vector(const char* key, const From& len, bool required, Eigen::VectorXd& out) const {
+    const auto v = find(key);
     if (!v) {
       if (required) return std::string("missing required key \"") + key + "\"";
-      out = Eigen::VectorXd::Zero(len);
+      out = Eigen::VectorXd::Zero(len.value);
       return {};
     }
     if (is_marker(*v)) return std::string("non-finite number in ") + key;
     if (!v->is_array())
-      return std::string(key) + ": expected an array of " + std::to_string(len) + " numbers, got " +
+      return std::string(key) + ": expected an array of " + std::to_string(len.value) + " numbers, got " +
              a_type(v->type_name());
-    if (int(v->size()) != len)
-      return std::string("bad shape: ") + key + " has " + std::to_string(v->size()) + " entries, expected " +
-             std::to_string(len) + " (" + len_from + ")";
-    out.resize(len);
-    for (int i = 0; i < len; ++i)
-      if (auto r = number((*v)[i], std::string(key) + "[" + std::to_string(i) + "]", out[i]); !r.empty()) return r;
+    if (const std::size_t size = v->size(); size != std::size_t(len.value))
+      return std::string("bad shape: ") + key + " has " + std::to_string(size) + " entries, expected " +
+             std::to_string(len.value) + " (" + len.text() + ")";
+    out.resize(len.value);
+    int i = 0;
+    for (const auto& x : *v) {
+      if (auto r = number(x, Where{key, i}, out[i]); !r.empty()) return r;
+      ++i;
+    }
     return {};
   }
 
-  // A matrix: an array of rows, each an array of `cols` numbers. rows < 0: as many as given.
-  // Absent: zero rows (A_b, A_u) unless required.
-  std::string matrix(const char* key, int cols, const char* cols_from, bool required, Eigen::MatrixXd& out) const {
-    const J* v = find(key);
+  // A matrix: an array of rows, each an array of `cols` numbers. Absent: zero rows (A_b, A_u)
+  // unless required.
+  std::string matrix(const char* key, const From& cols, bool required, Eigen::MatrixXd& out) const {
+    const auto v = find(key);
     if (!v) {
       if (required) return std::string("missing required key \"") + key + "\"";
-      out.resize(0, cols);
+      out.resize(0, cols.value);
       return {};
     }
     if (is_marker(*v)) return std::string("non-finite number in ") + key;
     if (!v->is_array())
       return std::string(key) + ": expected an array of rows (arrays of numbers), got " + a_type(v->type_name());
-    const int rows = int(v->size());
-    out.resize(rows, cols);
-    for (int i = 0; i < rows; ++i) {
-      const J& row = (*v)[i];
-      const std::string where = std::string(key) + "[" + std::to_string(i) + "]";
-      if (is_marker(row)) return "non-finite number in " + where;
+    out.resize(Eigen::Index(v->size()), cols.value);
+    int i = 0;
+    for (const auto& row : *v) {
+      if (is_marker(row)) return "non-finite number in " + Where{key, i}.text();
       if (!row.is_array())
-        return where + ": expected a row (an array of " + std::to_string(cols) + " numbers), got " +
-               a_type(row.type_name());
-      if (int(row.size()) != cols)
-        return "bad shape: " + where + " has " + std::to_string(row.size()) + " entries, expected " +
-               std::to_string(cols) + " (" + cols_from + ")";
-      for (int k = 0; k < cols; ++k)
-        if (auto r = number(row[k], where + "[" + std::to_string(k) + "]", out(i, k)); !r.empty()) return r;
+        return Where{key, i}.text() + ": expected a row (an array of " + std::to_string(cols.value) +
+               " numbers), got " + a_type(row.type_name());
+      if (const std::size_t size = row.size(); size != std::size_t(cols.value))
+        return "bad shape: " + Where{key, i}.text() + " has " + std::to_string(size) + " entries, expected " +
+               std::to_string(cols.value) + " (" + cols.text() + ")";
+      int k = 0;
+      for (const auto& x : row) {
+        if (auto r = number(x, Where{key, i, k}, out(i, k)); !r.empty()) return r;
+        ++k;
+      }
+      ++i;
     }
     return {};
   }
 
   std::string tolerance(const char* key, double& out) const {
-    const J* v = find(key);
+    const auto v = find(key);
     if (!v) return {};  // keep the default
-    if (auto r = number(*v, key, out); !r.empty()) return r;
+    if (auto r = number(*v, Where{key}, out); !r.empty()) return r;
     if (out < 0) return std::string(status_reason(Status::bad_tolerance)) + " (" + key + " = " + short_text(*v) + ")";
     return {};
   }
@@ -111,53 +153,54 @@ template <class J> std::string read_scenario(const J& j, Use use, Scenario& s) {
   const bool impact = use != Use::dynamics, dynamics = use != Use::impact;
 
   // Shapes: n from M, m_b from A_b, m_u from A_u.
-  const J* M = rd.find("M");
+  const auto M = rd.find("M");
   if (!M) return "missing required key \"M\"";
   if (is_marker(*M)) return "non-finite number in M";
   if (!M->is_array()) return "M: expected an n x n array of rows, got " + a_type(M->type_name());
-  if (M->empty()) return "bad shape: M is empty (n must be at least 1)";
-  const int n = int(std::min<std::size_t>(M->size(), std::size_t(kMaxDofs) + 1));
+  const std::size_t M_rows = M->size();
+  if (M_rows == 0) return "bad shape: M is empty (n must be at least 1)";
+  const int n = int(std::min<std::size_t>(M_rows, std::size_t(kMaxDofs) + 1));
   if (n > kMaxDofs)
-    return "too large (n = " + std::to_string(M->size()) + " from M; at most " + std::to_string(kMaxDofs) + ")";
+    return "too large (n = " + std::to_string(M_rows) + " from M; at most " + std::to_string(kMaxDofs) + ")";
   const auto rows_in = [&](const char* key) {
-    const J* v = rd.find(key);
+    const auto v = rd.find(key);
     return v && v->is_array() ? v->size() : std::size_t(0);
   };
   if (const std::size_t rows = rows_in("A_b") + rows_in("A_u"); rows > std::size_t(kMaxRows))
     return "too large (m_b + m_u = " + std::to_string(rows) + " rows in A_b and A_u; at most " +
            std::to_string(kMaxRows) + ")";
-  const std::string n_from = "n = " + std::to_string(n) + " from M";
-  if (auto r = rd.matrix("M", n, n_from.c_str(), true, s.M); !r.empty()) return r;
-  if (auto r = rd.vector("qdot", n, n_from.c_str(), true, s.qdot); !r.empty()) return r;
-  if (auto r = rd.matrix("A_b", n, n_from.c_str(), false, s.A_b); !r.empty()) return r;
-  if (auto r = rd.matrix("A_u", n, n_from.c_str(), false, s.A_u); !r.empty()) return r;
+  const From n_from{"n", n, "M"};
+  if (auto r = rd.matrix("M", n_from, true, s.M); !r.empty()) return r;
+  if (auto r = rd.vector("qdot", n_from, true, s.qdot); !r.empty()) return r;
+  if (auto r = rd.matrix("A_b", n_from, false, s.A_b); !r.empty()) return r;
+  if (auto r = rd.matrix("A_u", n_from, false, s.A_u); !r.empty()) return r;
   const int m_b = int(s.A_b.rows()), m_u = int(s.A_u.rows());
-  const std::string mu_from = "m_u = " + std::to_string(m_u) + " from A_u";
-  const std::string m_from = "m_b + m_u = " + std::to_string(m_b + m_u) + " from A_b and A_u";
+  const From mu_from{"m_u", m_u, "A_u"};
+  const From m_from{"m_b + m_u", m_b + m_u, "A_b and A_u"};
 
   // Optional vectors; keys the command does not use stay zero.
-  if (auto r = rd.vector("phi_u", m_u, mu_from.c_str(), false, s.phi_u); !r.empty()) return r;
+  if (auto r = rd.vector("phi_u", mu_from, false, s.phi_u); !r.empty()) return r;
   s.h = s.u = s.i_u = Eigen::VectorXd::Zero(n);
   s.Adot_qdot = Eigen::VectorXd::Zero(m_b + m_u);
   s.e = Eigen::VectorXd::Zero(m_u);
   if (dynamics) {
-    if (auto r = rd.vector("h", n, n_from.c_str(), false, s.h); !r.empty()) return r;
-    if (auto r = rd.vector("u", n, n_from.c_str(), false, s.u); !r.empty()) return r;
-    if (auto r = rd.vector("Adot_qdot", m_b + m_u, m_from.c_str(), false, s.Adot_qdot); !r.empty()) return r;
+    if (auto r = rd.vector("h", n_from, false, s.h); !r.empty()) return r;
+    if (auto r = rd.vector("u", n_from, false, s.u); !r.empty()) return r;
+    if (auto r = rd.vector("Adot_qdot", m_from, false, s.Adot_qdot); !r.empty()) return r;
   }
   if (impact) {
-    if (auto r = rd.vector("i_u", n, n_from.c_str(), false, s.i_u); !r.empty()) return r;
+    if (auto r = rd.vector("i_u", n_from, false, s.i_u); !r.empty()) return r;
     // Restitution: one global number (broadcast to every unilateral row) or one per row.
-    if (const J* e = rd.find("e")) {
+    if (const auto e = rd.find("e")) {
       if (e->is_array()) {
-        if (auto r = rd.vector("e", m_u, mu_from.c_str(), false, s.e); !r.empty()) return r;
+        if (auto r = rd.vector("e", mu_from, false, s.e); !r.empty()) return r;
         for (int i = 0; i < m_u; ++i)
           if (s.e[i] < 0 || s.e[i] > 1)
             return std::string(status_reason(Status::bad_restitution)) + " (e[" + std::to_string(i) +
-                   "] = " + short_text((*e)[i]) + ")";
+                   "] = " + short_text((*e)[std::size_t(i)]) + ")";
       } else {
         double g = 0;
-        if (auto r = Reader<J>::number(*e, "e", g); !r.empty())
+        if (auto r = Reader<J>::number(*e, Where{"e"}, g); !r.empty())
           return is_marker(*e) ? r : r + " (e is a number or an array of m_u numbers)";
         s.e.setConstant(m_u, g);
         if (g < 0 || g > 1) return std::string(status_reason(Status::bad_restitution)) + " (e = " + short_text(*e) + ")";
@@ -167,11 +210,11 @@ template <class J> std::string read_scenario(const J& j, Use use, Scenario& s) {
 
   // Law and tolerances.
   s.law = Law::complementarity;
-  if (const J* law = rd.find("law")) {
+  if (const auto law = rd.find("law")) {
     if (is_marker(*law)) return "non-finite number in law";
     if (!law->is_string())
       return "law: expected \"projection\" or \"complementarity\", got " + a_type(law->type_name());
-    const auto& name = law->template get_ref<const std::string&>();
+    const std::string_view name = string_of(*law);
     if (name == "projection") s.law = Law::projection;
     else if (name == "complementarity") s.law = Law::complementarity;
     else return "unknown law " + short_text(*law) + " (expected \"projection\" or \"complementarity\")";
@@ -182,7 +225,7 @@ template <class J> std::string read_scenario(const J& j, Use use, Scenario& s) {
 
   // The id as text (the echoed JSON value itself is kept by the caller).
   s.id.clear();
-  if (const J* id = rd.find("id")) s.id = id->is_string() ? id->template get<std::string>() : short_text(*id);
+  if (const auto id = rd.find("id")) s.id = id->is_string() ? std::string(string_of(*id)) : short_text(*id);
   return {};
 }
 
@@ -195,18 +238,18 @@ template <class J> std::string read_friction(const J& j, const Scenario& s, Use 
   Reader<J> rd{j};
   f.reset();
   const int n = int(s.M.rows()), m_u = int(s.A_u.rows());
-  const J* mu = rd.find("mu");
-  const J* At = rd.find("A_t");
+  const auto mu = rd.find("mu");
+  const auto At = rd.find("A_t");
   if (!mu && !At) return {};
   Friction out;
-  const std::string mu_from = "m_u = " + std::to_string(m_u) + " from A_u";
+  const From mu_from{"m_u", m_u, "A_u"};
   out.mu = Eigen::VectorXd::Zero(m_u);
   if (mu) {
     if (mu->is_array()) {
-      if (auto r = rd.vector("mu", m_u, mu_from.c_str(), false, out.mu); !r.empty()) return r;
+      if (auto r = rd.vector("mu", mu_from, false, out.mu); !r.empty()) return r;
     } else {
       double g = 0;
-      if (auto r = Reader<J>::number(*mu, "mu", g); !r.empty())
+      if (auto r = Reader<J>::number(*mu, Where{"mu"}, g); !r.empty())
         return is_marker(*mu) ? r : r + " (mu is a number or an array of m_u numbers)";
       out.mu.setConstant(m_u, g);
     }
@@ -215,12 +258,11 @@ template <class J> std::string read_friction(const J& j, const Scenario& s, Use 
         return std::string(status_reason(Status::bad_friction)) + " (mu[" + std::to_string(i) + "] = " +
                std::to_string(out.mu[i]) + ")";
   }
-  const std::string n_from = "n = " + std::to_string(n) + " from M";
-  if (auto r = rd.matrix("A_t", n, n_from.c_str(), false, out.A_t); !r.empty()) return r;
+  if (auto r = rd.matrix("A_t", From{"n", n, "M"}, false, out.A_t); !r.empty()) return r;
   out.dim = m_u > 0 && out.A_t.rows() == m_u ? 2 : 3;
-  if (const J* d = rd.find("dim")) {
+  if (const auto d = rd.find("dim")) {
     double v = 0;
-    if (auto r = Reader<J>::number(*d, "dim", v); !r.empty()) return r;
+    if (auto r = Reader<J>::number(*d, Where{"dim"}, v); !r.empty()) return r;
     if (v != 2 && v != 3) return "dim: expected 2 (plane) or 3 (space), got " + short_text(*d);
     out.dim = int(v);
   }
@@ -231,15 +273,14 @@ template <class J> std::string read_friction(const J& j, const Scenario& s, Use 
     return "bad shape: A_t has " + std::to_string(out.A_t.rows()) + " rows, expected " +
            std::to_string((out.dim - 1) * m_u) + " ((dim - 1) m_u, dim = " + std::to_string(out.dim) + ")";
   if (use != Use::dynamics && rd.find("e_t")) {
-    if (auto r = rd.vector("e_t", m_u, mu_from.c_str(), false, out.e_t); !r.empty()) return r;
+    if (auto r = rd.vector("e_t", mu_from, false, out.e_t); !r.empty()) return r;
     for (int i = 0; i < m_u; ++i)
       if (out.e_t[i] < 0 || out.e_t[i] > 1)
         return std::string(status_reason(Status::bad_restitution)) + " (e_t[" + std::to_string(i) + "])";
   }
   if (use != Use::impact) {
-    const std::string t_from = "(dim - 1) m_u = " + std::to_string((out.dim - 1) * m_u);
-    if (auto r = rd.vector("Adot_qdot_t", (out.dim - 1) * m_u, t_from.c_str(), false, out.Adot_qdot_t); !r.empty())
-      return r;
+    const From t_from{"(dim - 1) m_u", (out.dim - 1) * m_u};
+    if (auto r = rd.vector("Adot_qdot_t", t_from, false, out.Adot_qdot_t); !r.empty()) return r;
   }
   f = std::move(out);
   return {};
@@ -272,7 +313,7 @@ template <class V> nlohmann::json plain_array_of(const V& v) {
 std::string scenario_from_json(const nlohmann::json& j, Use use, Scenario& out) { return read_scenario(j, use, out); }
 std::string scenario_from_json(const ojson& j, Use use, Scenario& out) { return read_scenario(j, use, out); }
 
-ScenarioLine parse_scenario_line(std::string_view line, long line_number, Use use) {
+ScenarioLine parse_scenario_line_nlohmann(std::string_view line, long line_number, Use use) {
   JsonLine<ojson> parsed = parse_json_line<ojson>(line, line_number);
   ScenarioLine out;
   out.blank = parsed.blank;
@@ -292,6 +333,61 @@ ScenarioLine parse_scenario_line(std::string_view line, long line_number, Use us
   // A non-finite literal in a key this command ignores still makes the line invalid JSON.
   if (parsed.non_finite && out.error.empty()) out.error = std::string(kNonFiniteReason) + " in a key this command does not use";
   return out;
+}
+
+namespace {
+
+// One simdjson parser and its padded copy of the line per thread. A line longer than
+// kKeepBytes is parsed by them too, and then they are given back, so that one huge line does
+// not keep its memory.
+constexpr std::size_t kKeepBytes = std::size_t(1) << 20;
+
+struct SimdParser {
+  simdjson::dom::parser parser;
+  std::string padded;
+  bool ready = false;
+};
+
+// The fast path: a line that simdjson parses with at most kMaxJsonDepth levels, without a
+// backslash (escapes are left to nlohmann's rules) and that the reader reads without a
+// complaint. Returns false for any other line, which then goes to nlohmann.
+bool parse_scenario_line_simdjson(std::string_view text, long line_number, Use use, ScenarioLine& out) {
+  if (text.find('\\') != std::string_view::npos) return false;
+  thread_local SimdParser p;
+  if (!p.ready) {
+    if (p.parser.allocate(4096, kMaxJsonDepth) != simdjson::SUCCESS) return false;
+    p.ready = true;
+  }
+  p.padded.resize(text.size() + simdjson::SIMDJSON_PADDING);
+  std::copy(text.begin(), text.end(), p.padded.begin());
+  std::fill(p.padded.begin() + std::ptrdiff_t(text.size()), p.padded.end(), '\0');
+  simdjson::dom::element root;
+  bool ok = p.parser.parse(p.padded.data(), text.size(), false).get(root) == simdjson::SUCCESS;
+  if (ok) {
+    const SimdValue j(root);
+    ok = j.is_object() && read_scenario(j, use, out.scenario).empty() &&
+         read_friction(j, out.scenario, use, out.friction).empty();
+    if (ok) {
+      const auto id = j.find("id");
+      out.id = id ? id->to_json<ojson>() : ojson(line_number);
+    }
+  }
+  if (text.size() > kKeepBytes) p = SimdParser();
+  return ok;
+}
+
+}  // namespace
+
+ScenarioLine parse_scenario_line(std::string_view line, long line_number, Use use) {
+  std::string_view text = line;
+  while (!text.empty() && (text.back() == '\r' || text.back() == '\n')) text.remove_suffix(1);
+  ScenarioLine out;
+  if (is_blank(text)) {
+    out.blank = true;
+    return out;
+  }
+  if (parse_scenario_line_simdjson(text, line_number, use, out)) return out;
+  return parse_scenario_line_nlohmann(line, line_number, use);
 }
 
 nlohmann::json scenario_to_json(const Scenario& s) {
@@ -377,9 +473,15 @@ ojson error_to_json(const ojson& id, const std::string& reason) {
   return j;
 }
 
-std::string dump_line(const ojson& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
+std::string dump_line(const ojson& j) {
+  std::string out;
+  append_json(out, j);
+  return out;
+}
 std::string dump_line(const nlohmann::json& j) {
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string out;
+  append_json(out, j);
+  return out;
 }
 
 }  // namespace obliq::io
