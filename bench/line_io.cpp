@@ -2,9 +2,9 @@
 // one JSON Lines file of scenarios of one shape (bench/cli_throughput.sh writes them), beside
 // the host API's solve of the same scenarios:
 //   parse   io::parse_scenario_line on every line, one thread (simdjson, nlohmann for what it
-//           refuses), and nlohmann's DOM reader alone (io/scenario_line.hpp) for comparison;
+//           refuses), and nlohmann's DOM reader alone (io/scenario_line.hpp, one run) for comparison;
 //   solve   solve_impact on a Batch of the parsed scenarios, T threads (0: all), no text;
-//   format  io::impact_result_to_json + io::dump_line of every result, one thread.
+//   format  io::impact_result_line of every result, one thread.
 // Best of R runs each (default 3); prints one JSON object (seconds, MB/s of the input for parse,
 // of the output for format, scenarios/s for solve). Wall-clock times on whatever machine runs it.
 // --profile PART repeats only that part (the fast parse, or the format) R times, for perf.
@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
     for (std::size_t k = 0; k < lines.size(); ++k) parsed[k] = io::parse_scenario_line(lines[k], long(k + 1), io::Use::impact);
   });
   if (profile == "parse") return 0;
-  const double t_parse_nlohmann = best_of(profile.empty() ? reps : 1, [&] {
+  const double t_parse_nlohmann = best_of(1, [&] {  // the slow reader, for comparison: once
     for (std::size_t k = 0; k < lines.size(); ++k)
       parsed[k] = io::parse_scenario_line_nlohmann(lines[k], long(k + 1), io::Use::impact);
   });
@@ -95,7 +95,7 @@ int main(int argc, char** argv) {
   for (std::size_t s = 0; s < parsed.size(); ++s) ok += res.status[s] == Status::ok;
   std::vector<std::string> text(parsed.size());
   const double t_format = best_of(reps, [&] {
-    for (std::size_t s = 0; s < parsed.size(); ++s) text[s] = io::dump_line(io::impact_result_to_json(parsed[s].id, res.get(s)));
+    for (std::size_t s = 0; s < parsed.size(); ++s) text[s] = io::impact_result_line(parsed[s].id, res.get(s));
   });
   double out_bytes = 0;
   for (const auto& t : text) out_bytes += double(t.size() + 1);

@@ -6,7 +6,7 @@
 #
 # PARTS (comma-separated): solver (core vs reference), lcp (Lemke vs Siconos), friction (vs
 # Siconos fc3d), pinocchio (model + impact vs Pinocchio in C++), sweep (sweep throughput), cli
-# (`obliq impact` on JSON Lines vs the solve alone), sim (Simulator vs Siconos and MuJoCo). A part whose peer is not installed is skipped with a line that
+# (`obliq impact` on JSON Lines vs the solve alone, reader and writer MB/s, 1 vs 2 threads), sim (Simulator vs Siconos and MuJoCo). A part whose peer is not installed is skipped with a line that
 # says so (Siconos: libsiconos-numerics-dev, python3-siconos; Pinocchio: pip pin
 # example-robot-data; MuJoCo: pip mujoco). --quick shortens every part (fewer problems, states,
 # samples and steps) for a smoke run; the README's numbers come from a run without it.
@@ -43,7 +43,7 @@ if wants pinocchio && prefix=$(python3 -m cmeel cmake 2>/dev/null) && [ -n "$pre
 fi
 mkdir -p "$build"
 cmake "${cmake_args[@]}" > "$build/run_all.cmake.log" 2>&1 || { echo "cmake failed: $build/run_all.cmake.log"; exit 2; }
-targets=(bench_solver_throughput bench_sweep_throughput bench_sim_throughput obliq_cli)
+targets=(bench_solver_throughput bench_sweep_throughput bench_sim_throughput bench_line_io obliq_cli)
 for t in bench_lcp_vs_siconos bench_friction_vs_siconos bench_model_vs_pinocchio; do
   cmake --build "$build" --target help 2>/dev/null | grep -q "\b$t\b" && targets+=("$t")
 done
@@ -125,7 +125,7 @@ fi
 # --- the command line against the solve alone -------------------------------------------------
 if wants cli; then
   part "Command line vs solve alone (bench/cli_throughput.sh)"
-  if [ $quick = 1 ]; then lines=(10000 1000); else lines=(100000 10000); fi
+  if [ $quick = 1 ]; then lines=(20000 2000); else lines=(1000000 20000); fi
   bash "$root/bench/cli_throughput.sh" "$build" "${lines[@]}" || failed+=(cli)
   took
 fi

@@ -129,14 +129,14 @@ class ScenarioBatch final : public HeldLines {
         1);
   }
 
-  // Formats result s of a solved group (line members[s]) into text[members[s]], over OpenMP
-  // threads; `to_json(s)` gives the output object. Returns whether any line is not ok.
-  template <class ToJson>
-  bool write_group(const std::vector<std::size_t>& members, std::vector<std::string>& text, ToJson&& to_json) {
+  // Formats result s of a solved group (line members[s]) into text[members[s]] on all threads;
+  // `line(s, ok)` gives the output line. Returns whether any line is not ok.
+  template <class Line>
+  bool write_group(const std::vector<std::size_t>& members, std::vector<std::string>& text, Line&& line) {
     return for_each_line(members.size(), run_.threads, [&](std::size_t s) {
-      const io::ojson j = to_json(s);
-      text[members[s]] = io::dump_line(j);
-      return j.at("status") != "ok";
+      bool ok = false;
+      text[members[s]] = line(s, &ok);
+      return !ok;
     });
   }
 
@@ -147,13 +147,15 @@ class ScenarioBatch final : public HeldLines {
     if (opt_.dynamics) {
       DynamicsResults<double> res;
       solve_dynamics(batch, res, run_);
-      return write_group(members, text,
-                         [&](std::size_t s) { return io::dynamics_result_to_json(lines_[members[s]].id, res.get(s)); });
+      return write_group(members, text, [&](std::size_t s, bool* ok) {
+        return io::dynamics_result_line(lines_[members[s]].id, res.get(s), ok);
+      });
     }
     ImpactResults<double> res;
     solve_impact(batch, res, run_);
-    return write_group(members, text,
-                       [&](std::size_t s) { return io::impact_result_to_json(lines_[members[s]].id, res.get(s)); });
+    return write_group(members, text, [&](std::size_t s, bool* ok) {
+      return io::impact_result_line(lines_[members[s]].id, res.get(s), ok);
+    });
   }
 
   const SolveOptions& opt_;

@@ -2,8 +2,10 @@
 #include "obliq/io/scenario_json.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <string>
+#include <type_traits>
 
 #include "io/json_line.hpp"
 #include "io/json_text.hpp"
@@ -41,7 +43,10 @@ template <class J> std::string short_text(const J& v) {
   if (s.size() > 40) s = s.substr(0, 37) + "...";
   return s;
 }
-std::string short_text(const SimdValue& v) { return short_text(v.to_json<ojson>()); }
+std::string short_text(const SimdValue& v) {
+  if (std::string t = v.integer_text(); !t.empty()) return t;
+  return short_text(v.to_json<ojson>());
+}
 
 // Where a number sits, for messages only (built when a message is): "qdot[1]", "M[2][0]".
 struct Where {
@@ -345,6 +350,7 @@ constexpr std::size_t kKeepBytes = std::size_t(1) << 20;
 struct SimdParser {
   simdjson::dom::parser parser;
   std::string padded;
+  std::vector<SimdField> fields;  // the line's top-level fields
   bool ready = false;
 };
 
@@ -362,10 +368,11 @@ bool parse_scenario_line_simdjson(std::string_view text, long line_number, Use u
   std::copy(text.begin(), text.end(), p.padded.begin());
   std::fill(p.padded.begin() + std::ptrdiff_t(text.size()), p.padded.end(), '\0');
   simdjson::dom::element root;
-  bool ok = p.parser.parse(p.padded.data(), text.size(), false).get(root) == simdjson::SUCCESS;
+  bool ok = p.parser.parse(p.padded.data(), text.size(), false).get(root) == simdjson::SUCCESS && root.is_object();
   if (ok) {
-    const SimdValue j(root);
-    ok = j.is_object() && read_scenario(j, use, out.scenario).empty() &&
+    SimdValue(root).list_fields(p.fields);
+    const SimdValue j(root, &p.fields);
+    ok = read_scenario(j, use, out.scenario).empty() &&
          read_friction(j, out.scenario, use, out.friction).empty();
     if (ok) {
       const auto id = j.find("id");
@@ -415,37 +422,97 @@ std::string non_finite_result(const char* quantity) {
   return std::string("non-finite result: ") + quantity + " overflows double precision";
 }
 
-ojson impact_result_to_json(const ojson& id, const ImpactResult& r) {
-  if (r.status != Status::ok) return error_to_json(id, status_reason(r.status));
-  if (!r.qdot_plus.allFinite()) return error_to_json(id, non_finite_result("qdot_plus"));
-  if (!r.impulse.allFinite()) return error_to_json(id, non_finite_result("impulse"));
-  if (!r.lambda.allFinite()) return error_to_json(id, non_finite_result("lambda"));
-  if (!std::isfinite(r.kinetic_energy_pre)) return error_to_json(id, non_finite_result("kinetic_energy_pre"));
-  if (!std::isfinite(r.kinetic_energy_post)) return error_to_json(id, non_finite_result("kinetic_energy_post"));
-  ojson j;
-  j["id"] = id;
-  j["status"] = "ok";
-  j["qdot_plus"] = array_of(r.qdot_plus);
-  j["impulse"] = array_of(r.impulse);
-  j["lambda"] = array_of(r.lambda);
-  j["active"] = array_of(r.active);
-  j["kinetic_energy_pre"] = r.kinetic_energy_pre;
-  j["kinetic_energy_post"] = r.kinetic_energy_post;
-  j["energy_consistent"] = r.energy_consistent;
-  return j;
+namespace {
+
+// An ok result line written key by key, compact, keys in the order they are added (the text
+// nlohmann's dump of the same ordered object gives, with io/json_text.hpp's numbers).
+class ObjectText {
+ public:
+  explicit ObjectText(const ojson& id) {
+    key("id");
+    append_json(out_, id);
+  }
+  ObjectText& key(const char* k) {
+    out_ += out_.size() > 1 ? ",\"" : "\"";
+    (out_ += k) += "\":";
+    return *this;
+  }
+  void string(const char* v) { ((out_ += '"') += v) += '"'; }
+  void boolean(bool v) { out_ += v ? "true" : "false"; }
+  void number(double x) { append_double(out_, x); }
+  template <class V> void numbers(const V& v) {
+    out_ += '[';
+    for (Eigen::Index i = 0; i < v.size(); ++i) {
+      if (i) out_ += ',';
+      if constexpr (std::is_integral_v<typename V::Scalar>) {
+        char buf[16];
+        out_.append(buf, std::to_chars(buf, buf + sizeof buf, v[i]).ptr);
+      } else {
+        append_double(out_, v[i]);
+      }
+    }
+    out_ += ']';
+  }
+  std::string done() && {
+    out_ += '}';
+    return std::move(out_);
+  }
+
+ private:
+  std::string out_ = "{";
+};
+
+// The reason an ok impact result cannot be written (a number that is not finite), or "".
+std::string impact_unwritable(const ImpactResult& r) {
+  if (!r.qdot_plus.allFinite()) return non_finite_result("qdot_plus");
+  if (!r.impulse.allFinite()) return non_finite_result("impulse");
+  if (!r.lambda.allFinite()) return non_finite_result("lambda");
+  if (!std::isfinite(r.kinetic_energy_pre)) return non_finite_result("kinetic_energy_pre");
+  if (!std::isfinite(r.kinetic_energy_post)) return non_finite_result("kinetic_energy_post");
+  return {};
 }
 
+std::string dynamics_unwritable(const DynamicsResult& r) {
+  if (!r.qddot.allFinite()) return non_finite_result("qddot");
+  if (!r.lambda.allFinite()) return non_finite_result("lambda");
+  return {};
+}
+
+}  // namespace
+
+std::string impact_result_line(const ojson& id, const ImpactResult& r, bool* ok) {
+  if (ok) *ok = false;
+  if (r.status != Status::ok) return dump_line(error_to_json(id, status_reason(r.status)));
+  if (const std::string why = impact_unwritable(r); !why.empty()) return dump_line(error_to_json(id, why));
+  if (ok) *ok = true;
+  ObjectText o(id);
+  o.key("status").string("ok");
+  o.key("qdot_plus").numbers(r.qdot_plus);
+  o.key("impulse").numbers(r.impulse);
+  o.key("lambda").numbers(r.lambda);
+  o.key("active").numbers(r.active);
+  o.key("kinetic_energy_pre").number(r.kinetic_energy_pre);
+  o.key("kinetic_energy_post").number(r.kinetic_energy_post);
+  o.key("energy_consistent").boolean(r.energy_consistent);
+  return std::move(o).done();
+}
+
+std::string dynamics_result_line(const ojson& id, const DynamicsResult& r, bool* ok) {
+  if (ok) *ok = false;
+  if (r.status != Status::ok) return dump_line(error_to_json(id, status_reason(r.status)));
+  if (const std::string why = dynamics_unwritable(r); !why.empty()) return dump_line(error_to_json(id, why));
+  if (ok) *ok = true;
+  ObjectText o(id);
+  o.key("status").string("ok");
+  o.key("qddot").numbers(r.qddot);
+  o.key("lambda").numbers(r.lambda);
+  o.key("active").numbers(r.active);
+  return std::move(o).done();
+}
+
+ojson impact_result_to_json(const ojson& id, const ImpactResult& r) { return ojson::parse(impact_result_line(id, r)); }
 ojson dynamics_result_to_json(const ojson& id, const DynamicsResult& r) {
-  if (r.status != Status::ok) return error_to_json(id, status_reason(r.status));
-  if (!r.qddot.allFinite()) return error_to_json(id, non_finite_result("qddot"));
-  if (!r.lambda.allFinite()) return error_to_json(id, non_finite_result("lambda"));
-  ojson j;
-  j["id"] = id;
-  j["status"] = "ok";
-  j["qddot"] = array_of(r.qddot);
-  j["lambda"] = array_of(r.lambda);
-  j["active"] = array_of(r.active);
-  return j;
+  return ojson::parse(dynamics_result_line(id, r));
 }
 
 void add_friction_keys(ojson& j, const FrictionResult& f, bool dynamics) {

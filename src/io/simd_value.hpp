@@ -7,19 +7,29 @@
 
 #include <simdjson.h>
 
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 namespace obliq::io {
 
+// An object's fields as found on one pass over it, for the reader's many lookups.
+struct SimdField {
+  std::string_view key;
+  simdjson::dom::element value;
+};
+
 class SimdValue {
  public:
   explicit SimdValue(simdjson::dom::element e) : e_(e) {}
+  // An object whose fields were listed in `fields` (they must outlive the value).
+  SimdValue(simdjson::dom::element e, const std::vector<SimdField>* fields) : e_(e), fields_(fields) {}
 
   bool is_object() const { return e_.is_object(); }
   bool is_array() const { return e_.is_array(); }
@@ -56,6 +66,11 @@ class SimdValue {
   // The value of `key` in an object: the last one when a key repeats (nlohmann's rule).
   std::optional<SimdValue> find(std::string_view key) const {
     std::optional<SimdValue> v;
+    if (fields_) {
+      for (auto it = fields_->rbegin(); it != fields_->rend(); ++it)
+        if (it->key == key) return SimdValue(it->value);
+      return v;
+    }
     if (!is_object()) return v;
     const simdjson::dom::object o = object();
     for (const auto field : o)
@@ -88,15 +103,23 @@ class SimdValue {
   iterator end() const { return iterator(array().end()); }
 
   // A number as a double (integers converted, as nlohmann's get<double>()).
-  double number() const {
-    using T = simdjson::dom::element_type;
-    switch (e_.type()) {
-      case T::INT64: return double(e_.get_int64().value_unsafe());
-      case T::UINT64: return double(e_.get_uint64().value_unsafe());
-      default: return e_.get_double().value_unsafe();
-    }
-  }
+  double number() const { return e_.get_double().value_unsafe(); }  // simdjson converts integers
   std::string_view string() const { return e_.get_string().value_unsafe(); }
+  // An integer's decimal text (as nlohmann writes it), or "" for any other value.
+  std::string integer_text() const {
+    char buf[24];
+    std::to_chars_result r{buf, {}};
+    if (e_.is_int64()) r = std::to_chars(buf, buf + sizeof buf, e_.get_int64().value_unsafe());
+    else if (e_.is_uint64()) r = std::to_chars(buf, buf + sizeof buf, e_.get_uint64().value_unsafe());
+    return std::string(buf, r.ptr);
+  }
+
+  // The fields of an object, in order (a repeated key listed each time).
+  void list_fields(std::vector<SimdField>& out) const {
+    out.clear();
+    const simdjson::dom::object o = object();
+    for (const auto field : o) out.push_back({field.key, field.value});
+  }
 
   // The value as nlohmann's parser would have built it (a non-negative integer unsigned, a
   // negative one signed, a repeated key's last value at its first place).
@@ -142,6 +165,7 @@ class SimdValue {
   }
 
   simdjson::dom::element e_;
+  const std::vector<SimdField>* fields_ = nullptr;
 };
 
 }  // namespace obliq::io

@@ -82,5 +82,45 @@ TEST(JsonText, ObjectsAsNlohmannWritesThem) {
   EXPECT_EQ(io::dump_line(bad), bad.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
+TEST(JsonText, ResultLinesAreTheObjectsAsNlohmannWouldWriteThem) {
+  ImpactResult r;
+  r.qdot_plus = Eigen::Vector3d(1.0 / 3, -0.0, 1e-310);
+  r.impulse = Eigen::Vector3d(0.1, 2.5e20, -7);
+  r.lambda = Eigen::Vector2d(1, 2);
+  r.active = Eigen::Vector2i(1, 0);
+  r.kinetic_energy_pre = 0.7;
+  r.kinetic_energy_post = 0.3;
+  r.energy_consistent = false;
+  const io::ojson id = io::ojson::parse(R"({"run":[1,"a\u0001"]})");
+  // The object built key by key with nlohmann (the writer before it wrote text directly).
+  io::ojson j;
+  j["id"] = id;
+  j["status"] = "ok";
+  for (const auto& [key, v] : {std::pair<const char*, const Eigen::VectorXd*>{"qdot_plus", &r.qdot_plus},
+                               {"impulse", &r.impulse}, {"lambda", &r.lambda}}) {
+    io::ojson a = io::ojson::array();
+    for (double x : *v) a.push_back(x);
+    j[key] = a;
+  }
+  j["active"] = {1, 0};
+  j["kinetic_energy_pre"] = 0.7;
+  j["kinetic_energy_post"] = 0.3;
+  j["energy_consistent"] = false;
+  bool ok = false;
+  EXPECT_EQ(io::impact_result_line(id, r, &ok), io::dump_line(j));
+  EXPECT_TRUE(ok);
+  EXPECT_EQ(io::ojson::parse(io::impact_result_line(id, r)), j);  // and nlohmann reads it back equal
+  DynamicsResult d;
+  d.qddot = Eigen::Vector2d(0.1, -9.81);
+  d.lambda = Eigen::VectorXd::Zero(0);
+  d.active = Eigen::VectorXi::Zero(0);
+  const io::ojson k = {{"id", 3}, {"status", "ok"}, {"qddot", {0.1, -9.81}}, {"lambda", io::ojson::array()},
+                       {"active", io::ojson::array()}};
+  EXPECT_EQ(io::dynamics_result_line(3, d, &ok), io::dump_line(k));
+  d.status = Status::not_spd;
+  EXPECT_EQ(io::dynamics_result_line(3, d, &ok), R"({"id":3,"status":"error: )" + std::string(status_reason(Status::not_spd)) + "\"}");
+  EXPECT_FALSE(ok);
+}
+
 }  // namespace
 }  // namespace obliq

@@ -49,7 +49,12 @@ std::string scenario_from_json(const ojson& j, Use use, Scenario& out);
 // are no rows, `e` as an array of m_u, `id` only when non-empty). Used by the model layer.
 nlohmann::json scenario_to_json(const Scenario& s);
 
-// Output objects (docs/format.md "Output"). An error line carries only id and status.
+// Output lines (docs/format.md "Output"), written straight into text (no JSON object built):
+// compact, numbers as dump_line writes them, no newline. An error line carries only id and
+// status; `ok` (when given) says whether the line is an ok line.
+std::string impact_result_line(const ojson& id, const ImpactResult& r, bool* ok = nullptr);
+std::string dynamics_result_line(const ojson& id, const DynamicsResult& r, bool* ok = nullptr);
+// The same lines as JSON objects (for callers that add keys: friction, obliq model).
 ojson impact_result_to_json(const ojson& id, const ImpactResult& r);
 ojson dynamics_result_to_json(const ojson& id, const DynamicsResult& r);
 ojson error_to_json(const ojson& id, const std::string& reason);
