@@ -8,6 +8,7 @@
 
 #include <Eigen/Dense>
 #include <string>
+#include <vector>
 
 #include "obliq/core/friction/setup.hpp"
 #include "obliq/scenario.hpp"
@@ -27,6 +28,16 @@ struct Friction {
   // Zero tangent rows and mu = 0 for the shape of s.
   static Friction none(const Scenario& s, int dim = 3);
 };
+
+// The formulations' names, as the CLI, study files and the Python bindings take them.
+inline const std::vector<std::string> formulation_names{"cone", "pyramid"};
+// The formulation called `name`; std::invalid_argument ("friction must be 'cone' or 'pyramid',
+// not '...'") for any other name.
+friction::Formulation formulation_named(const std::string& name);
+// Pyramid facets per contact in space that the options accept (Friction::directions,
+// SimOptions::facets); check_facets: std::invalid_argument ("facets must be in [3, 64], not k").
+inline constexpr int min_facets = 3, max_facets = 64;
+void check_facets(int facets);
 
 // What the frictional solve adds to ImpactResult / DynamicsResult.
 struct FrictionResult {

@@ -28,12 +28,6 @@ Law law_from(const std::string& name) {
   throw std::invalid_argument("law must be 'complementarity' or 'projection', not '" + name + "'");
 }
 
-friction::Formulation friction_from(const std::string& name) {
-  if (name == "cone") return friction::Formulation::cone;
-  if (name == "pyramid") return friction::Formulation::pyramid;
-  throw std::invalid_argument("friction must be 'cone' or 'pyramid', not '" + name + "'");
-}
-
 SimOptions options_from(const std::string& integrator, const std::string& law, const std::string& lcp_solver,
                         double theta, double gamma, double gap_tol, double vel_tol, double max_step,
                         double zeno_velocity, int max_impacts, const std::string& friction, int facets,
@@ -49,9 +43,8 @@ SimOptions options_from(const std::string& integrator, const std::string& law, c
   o.max_step = max_step;
   o.zeno_velocity = zeno_velocity;
   o.max_impacts = max_impacts;
-  o.friction = friction_from(friction);
-  if (facets < 3 || facets > 64)
-    throw std::invalid_argument("facets must be in [3, 64], not " + std::to_string(facets));
+  o.friction = formulation_named(friction);
+  check_facets(facets);
   o.facets = facets;
   o.friction_lcp_solver = lcp_solver_from(friction_lcp_solver);
   o.threads = threads_from(threads);

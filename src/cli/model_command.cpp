@@ -177,7 +177,7 @@ class StateBatch final : public HeldLines {
       const std::size_t k = good[s];
       FrictionResult info;
       if (opt_.mu > 0)
-        fric[k].formulation = opt_.friction == "pyramid" ? friction::Formulation::pyramid : friction::Formulation::cone;
+        fric[k].formulation = formulation_named(opt_.friction);
       const ImpactResult r = opt_.mu > 0 ? obliq::impact(scen[k], fric[k], &info) : res.get(s);
       ojson& j = text[k];
       ojson ij = io::impact_result_to_json(lines_[k].id, r);
@@ -277,7 +277,7 @@ void register_model_command(CLI::App& app, Action& run) {
                   "from each contact frame) and Adot_qdot_t to every line (docs/friction.md)")
       ->check(CLI::Range(0.0, 1e300));
   sub->add_option("--friction", opt->friction, "Friction formulation for --impact: cone (default) or pyramid")
-      ->check(CLI::IsMember({"cone", "pyramid"}));
+      ->check(CLI::IsMember(formulation_names));
   sub->add_option("--floor-normal", opt->floor_normal,
                   "x,y,z: normal of the ground plane for the ground contacts (default 0,0,1; the plane is "
                   "n . x = --ground)");

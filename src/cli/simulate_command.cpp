@@ -361,7 +361,7 @@ int run_simulate(SimulateOptions opt) {
     std::cerr << who << ": --mu must be a finite number >= 0\n";
     return 2;
   }
-  opt.sim.friction = opt.friction == "pyramid" ? friction::Formulation::pyramid : friction::Formulation::cone;
+  opt.sim.friction = formulation_named(opt.friction);
   opt.sim.integrator = opt.integrator == "event" ? sim::Integrator::event_driven : sim::Integrator::moreau_jean;
   opt.sim.law = opt.law == "projection" ? Law::projection : Law::complementarity;
   const bool raw = opt.source.model == "scenario";
@@ -401,8 +401,8 @@ void register_simulate_command(CLI::App& app, Action& run) {
                   "Coulomb friction coefficient of every contact (default 0: frictionless; a line's \"mu\" wins; "
                   "docs/simulator.md)");
   sub->add_option("--friction", opt->friction, "Friction formulation: cone (exact Coulomb cone, default) or pyramid")
-      ->check(CLI::IsMember({"cone", "pyramid"}));
-  sub->add_option("--facets", opt->sim.facets, "Pyramid facets per contact in space (default 8)")->check(CLI::Range(3, 64));
+      ->check(CLI::IsMember(formulation_names));
+  sub->add_option("--facets", opt->sim.facets, "Pyramid facets per contact in space (default 8)")->check(CLI::Range(min_facets, max_facets));
   sub->add_option("--record", opt->record, "Write every N-th step (default 1)")->check(CLI::Range(1L, 1L << 40));
   sub->add_option("--max-step", opt->sim.max_step, "Event-driven: largest smooth step (default: --dt)")
       ->check(CLI::NonNegativeNumber);

@@ -113,7 +113,7 @@ class ScenarioBatch final : public HeldLines {
           io::ojson j;
           try {
             Friction& f = *line.friction;
-            f.formulation = opt_.friction == "pyramid" ? friction::Formulation::pyramid : friction::Formulation::cone;
+            f.formulation = formulation_named(opt_.friction);
             f.directions = opt_.facets;
             f.lcp_solver = run_.lcp_solver;
             FrictionResult info;
@@ -207,8 +207,8 @@ void add_solve_command(CLI::App& app, Action& run, bool dynamics) {
   sub->add_option("--friction", opt->friction,
                   "Formulation for lines with friction (mu > 0): cone (exact Coulomb cone, Newton on Alart-Curnier "
                   "with Gauss-Seidel fallback; default) or pyramid (faceted cone as an LCP) (docs/friction.md)")
-      ->check(CLI::IsMember({"cone", "pyramid"}));
-  sub->add_option("--facets", opt->facets, "Pyramid facets per contact in space (default 8)")->check(CLI::Range(3, 64));
+      ->check(CLI::IsMember(formulation_names));
+  sub->add_option("--facets", opt->facets, "Pyramid facets per contact in space (default 8)")->check(CLI::Range(min_facets, max_facets));
   sub->callback([&run, opt] { run = [opt] { return run_solve(*opt); }; });
 }
 

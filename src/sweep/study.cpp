@@ -206,12 +206,9 @@ Study parse_study(const json& j, const std::string& base_dir) {
       if (!s.model) throw std::invalid_argument("friction: needs a model (tangent rows from its contact frames)");
       s.friction = read_coefficients(s, j["friction"], nb, mu, Coefficient::friction);
     }
-    const std::string formulation = j.value("friction_formulation", std::string("cone"));
-    if (formulation != "cone" && formulation != "pyramid")
-      throw std::invalid_argument("study: 'friction_formulation' is cone or pyramid");
-    s.friction_formulation = formulation == "cone" ? friction::Formulation::cone : friction::Formulation::pyramid;
+    s.friction_formulation = formulation_named(j.value("friction_formulation", std::string("cone")));
     s.facets = j.value("facets", s.facets);
-    if (s.facets < 3 || s.facets > 64) throw std::invalid_argument("study: 'facets' must be in 3..64");
+    check_facets(s.facets);
     if (j.contains("trajectory")) {
       s.trajectory = read_trajectory(j["trajectory"], s.law);
       s.trajectory->sim.friction = s.friction_formulation;
