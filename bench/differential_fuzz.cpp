@@ -7,7 +7,8 @@
 // not-certified counts; a "wrong ok" is an ok answer contradicted by the other backend (the
 // other says infeasible, or both are ok and the answers differ by more than 1e-6 of their
 // scale). A draw whose rows include two that are parallel to within 1e-3 but not exactly
-// (ill_posed below) is ill-posed for this comparison: its certified answers are unique only to
+// (ill_posed below), or a unilateral row that lies in the span of the bilateral rows to within
+// 1e-3 but not exactly, is ill-posed for this comparison: its certified answers are unique only to
 // more than 1e-6 of their scale, and a disagreement on it is counted as such, not as a wrong ok. docs/certificate.md
 // explains the remaining disagreements.
 //
@@ -90,12 +91,34 @@ bool ill_posed(const Scenario& S) {
     if (a > 0) U.row(i) /= a, U.row(i).normalize();
   }
   const double resolution = scalar_traits<double>::feasibility_tol / compare_rel;
+  const auto chord = [&](Eigen::Index i, Eigen::Index j) {
+    return std::min((U.row(i) - U.row(j)).norm(), (U.row(i) + U.row(j)).norm());
+  };
   for (Eigen::Index i = 0; i < m; ++i)
     for (Eigen::Index j = i + 1; j < m; ++j) {
       if (U.row(i).isZero(0) || U.row(j).isZero(0)) continue;
-      const double chord = std::min((U.row(i) - U.row(j)).norm(), (U.row(i) + U.row(j)).norm());
-      if (chord > 0 && chord <= resolution) return true;
+      const double c = chord(i, j);
+      if (c > 0 && c <= resolution) return true;
     }
+  // The same for a unilateral row and the span of the bilateral rows: a row that lies in that
+  // span to within 1e-3 but not exactly (no bilateral row parallel to it) has a component
+  // delta outside it, and the rows fix the answer along it only to tol_f / delta (opposing
+  // resting rows made orthogonal to qdot, in n = m_b + 1, lie in the span of the resting
+  // bilateral rows to rounding: one answer is infeasible, the other delta^-1 large).
+  const Eigen::Index m_b = S.A_b.rows();
+  if (m_b == 0) return false;
+  const Eigen::JacobiSVD<Eigen::MatrixXd> svd(U.topRows(m_b).transpose(), Eigen::ComputeThinU);
+  const Eigen::VectorXd& sv = svd.singularValues();
+  Eigen::Index r = 0;
+  while (r < sv.size() && sv(r) > double(std::max(m_b, Eigen::Index(S.M.rows()))) * 2.2e-16 * sv(0)) ++r;
+  const Eigen::MatrixXd Q = svd.matrixU().leftCols(r);  // orthonormal basis of the bilateral span
+  for (Eigen::Index i = m_b; i < m; ++i) {
+    if (U.row(i).isZero(0)) continue;
+    bool parallel = false;
+    for (Eigen::Index j = 0; j < m_b; ++j) parallel = parallel || chord(i, j) == 0;
+    const Eigen::VectorXd u = U.row(i).transpose();
+    if (!parallel && (u - Q * (Q.transpose() * u)).norm() <= resolution) return true;
+  }
   return false;
 }
 

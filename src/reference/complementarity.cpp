@@ -11,9 +11,11 @@
 //      NNLS (least_distance.cpp); rows that stay infeasible when each target is lowered by
 //      1e-9 of its row's scale are reported as such (docs/certificate.md, "Infeasibility");
 //   3. the binding rows B (positive LDP multiplier, or zero slack to 1e-9 relative) fix x as the
-//      projection-law solution on [A_eq; A_in,B] (docs/math.md 5: "once the binding rows are known");
+//      projection-law solution on [A_eq; A_in,B] (docs/math.md 5: "once the binding rows are known"),
+//      unless the LDP point meets the rows better (B dependent to rounding with targets that agree
+//      only to 1e-9: the closed form then amplifies their disagreement);
 //   4. lambda: the minimum-norm valid multiplier (docs/math.md 7), argmin ||lambda|| s.t.
-//      [A_eq; A_B]^T lambda = M (x - x_f), lambda_B >= 0: with lambda0 the pseudo-inverse one
+//      [A_eq; A_B]^T lambda = M (x - x_f), lambda_B >= 0: with lambda0 = ([A_eq; A_B]^T)^+ M (x - x_f)
 //      and N a basis of the row dependencies, lambda = lambda0 + N y where y is again the
 //      least-distance point of {y : N_B y >= -lambda0_B} (||lambda||^2 = ||lambda0||^2 + ||y||^2).
 #include <algorithm>
@@ -95,6 +97,16 @@ Status equilibrated_law(const MatrixXd& M, const Eigen::LLT<MatrixXd>& M_llt, co
   if (st != Status::ok) return st;
   VectorXd x_ldp = x0;
   if (k > 0) x_ldp += Z * R_llt.matrixU().solve(w);
+  // The worst row violation of a candidate x, relative to each row's scale (equalities both
+  // ways, inequalities below their targets); +Inf for a non-finite x.
+  const auto worst_violation = [&](const VectorXd& y) {
+    const VectorXd s_eq = A_eq * y - t_eq, s_in = A_in * y - t_in;
+    double v = 0;
+    for (Eigen::Index i = 0; i < m_eq; ++i)
+      v = std::max(v, std::abs(s_eq(i)) / (std::abs(t_eq(i)) + A_eq.row(i).norm() * x_scale));
+    for (Eigen::Index i = 0; i < m_in; ++i) v = std::max(v, -s_in(i) / row_scale(i));
+    return std::isfinite(v) ? v : HUGE_VAL;
+  };
 
   // 3. Binding rows, then x from the projection law on them; a non-binding row that the refined
   // x breaks (roundoff at the 1e-9 margin) joins B and the solve repeats.
@@ -121,6 +133,21 @@ Status equilibrated_law(const MatrixXd& M, const Eigen::LLT<MatrixXd>& M_llt, co
       }
     if (!grew) break;
   }
+  // Safeguard: the projection on B refines x_ldp (the closed form once B is known), but when B
+  // holds rows dependent to rounding whose targets agree only to the binding tolerance (opposing
+  // resting rows), the rank decision on A_act may keep a singular value of rounding size and
+  // amplify that disagreement. x_ldp meets every row; when it meets them better, it is the
+  // answer and B is read from it.
+  if (worst_violation(x_ldp) < worst_violation(x)) {
+    x = x_ldp;
+    const VectorXd slack = A_in * x - t_in;
+    for (Eigen::Index i = 0; i < m_in; ++i)
+      binding(i) = (mu(i) > 0 || slack(i) <= kBindingTol * row_scale(i)) ? 1 : 0;
+    A_act = stack_rows(A_eq, select_rows(A_in, binding), int(n));
+    t_act.resize(A_act.rows());
+    t_act.head(m_eq) = t_eq;
+    t_act.tail(A_act.rows() - m_eq) = select_entries(t_in, binding);
+  }
 
   // 4. Minimum-norm valid multiplier on the binding rows (docs/math.md 7), on the rows as given
   // (the minimum norm is not invariant under the row scaling d of step 0): lambda0 again, from
@@ -131,11 +158,14 @@ Status equilibrated_law(const MatrixXd& M, const Eigen::LLT<MatrixXd>& M_llt, co
     d_act.tail(A_act.rows() - m_eq) = select_entries(d.tail(m_in), binding);
     A_act = d_act.cwiseInverse().asDiagonal() * A_act;
     t_act = t_act.cwiseQuotient(d_act);
-    VectorXd x_given;
-    projection_law(M_llt, A_act, t_act, x_f, x_given, lambda_act);
+    // lambda0, the minimum-norm solution of A_act^T lambda = M (x - x_f), from x itself: equal to
+    // W^+ (t - A x_f) when the binding targets are consistent, and free of their rounding-size
+    // disagreement (amplified by W^+) when they are not.
+    const RowSpace rs0 = row_space(A_act);
+    lambda_act = rs0.U_r * rs0.s_r.cwiseInverse().asDiagonal() * (rs0.V_r.transpose() * (M * (x - x_f)));
   }
   const Eigen::Index k_act = A_act.rows(), m_B = k_act - m_eq;
-  const VectorXd lambda0 = lambda_act;  // W^+ (t - A x_f): min-norm, in range(U_r)
+  const VectorXd lambda0 = lambda_act;  // (A_act^T)^+ M (x - x_f): min-norm, in range(U_r)
   VectorXd lambda_valid = lambda0;
   if (m_B > 0 && lambda0.tail(m_B).minCoeff() < 0) {
     const RowSpace rs_act = row_space(A_act, /*want_row_dependencies=*/true);

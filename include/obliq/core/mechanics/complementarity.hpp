@@ -178,19 +178,24 @@ OBLIQ_HD Status solve_complementarity(MatView<const T> A0, int m_b, MatView<cons
   }
 
   // 4. Minimum-norm valid multipliers over the binding rows: a row carrying force in the LCP's
-  //    answer (z_i > 0), or one whose slack w_i is zero at the scale of its terms, those of the
-  //    LCP row (|b_i| + sum_j |W'_ij z_j|, the impulse's share) and those of the velocity row
-  //    (|t_i| + |a_i| max|x|). (A resting row whose target and free motion cancel, b_i ~ 0,
-  //    still carries the impulse of its neighbours: its w_i is rounding of sum_j W'_ij z_j.)
+  //    answer (z_i > 0), or one whose slack w_i is zero at the scale of its terms: to tol_b
+  //    (binding_tol) of those of the velocity row (|t_i| + |b_i| + |a_i| max|x|), and to the
+  //    rounding floor of the impulse's share (sum_j |W'_ij z_j|). (A resting row whose target
+  //    and free motion cancel, b_i ~ 0, still carries the impulse of its neighbours: its w_i is
+  //    rounding of sum_j W'_ij z_j. That share is weighed at its rounding only: multipliers
+  //    that nearly cancel make it large, and at tol_b it would take in a duplicated row whose
+  //    target is lower by 1e-5 of its scale, a row the certificate finds loose.)
   //    rows[0..m_a): indices into A of the bilateral rows and the binding inequality rows.
   IndexView<T> rows{arena.take(std::size_t(m)), m, arena.stride};
   if (arena.overflow) return Status::bad_shape;
   int m_a = 0;
   for (int i = 0; i < m_b; ++i) rows.set(m_a++, i);
   for (int i = 0; i < k; ++i) {
-    T scale = abs_(t[m_b + i]) + abs_(b[i]) + dense::max_abs(A_u.row(i)) * dense::max_abs(x.as_const());
-    for (int j = 0; j < k; ++j) scale += abs_(Wr(i, j)) * abs_(z[j]) / beta;  // Wr = beta W'
-    if (z[i] > T(0) || w[i] <= scalar_traits<T>::binding_tol * scale) rows.set(m_a++, m_b + i);
+    const T scale = abs_(t[m_b + i]) + abs_(b[i]) + dense::max_abs(A_u.row(i)) * dense::max_abs(x.as_const());
+    T share = T(0);
+    for (int j = 0; j < k; ++j) share += abs_(Wr(i, j)) * abs_(z[j]) / beta;  // Wr = beta W'
+    const T zero_w = scalar_traits<T>::binding_tol * scale + tol_f * rounding_floor_over_tol(tol_f) * share;
+    if (z[i] > T(0) || w[i] <= zero_w) rows.set(m_a++, m_b + i);
   }
   dense::fill(lambda, T(0));
   if (m_a == 0) {
