@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "io/random_scenarios.hpp"
 
@@ -129,6 +130,63 @@ Scenario hard_scenario(std::mt19937_64& rng, HardClass c, bool dynamics, Law law
     s.u *= mu;
   }
   return s;
+}
+
+// Two of the rows [A_b; A_u] are parallel to within `resolution` but not exactly: the chord
+// between their unit vectors, min(|u - v|, |u + v|) (the angle, without the cancellation of
+// 1 - cos^2), is positive and at most `resolution`. Rows exactly parallel (a duplicate, a power-of-two multiple) are
+// dependent under the rank rule, a well-posed case.
+// The rows are compared in the problem's own geometry, whitened by M = L L^T (the rows of
+// (L^-1 A^T)^T, whose Gram matrix is the Delassus matrix A M^-1 A^T): there a row pair at an
+// angle delta moves x by tol_f / delta.
+bool rows_nearly_dependent(const Scenario& S, double resolution) {
+  const Eigen::Index m = S.A_b.rows() + S.A_u.rows();
+  Eigen::MatrixXd A(m, S.M.rows());
+  A.topRows(S.A_b.rows()) = S.A_b;
+  A.bottomRows(S.A_u.rows()) = S.A_u;
+  const double mscale = S.M.cwiseAbs().maxCoeff();
+  if (!(mscale > 0)) return false;
+  const Eigen::LLT<Eigen::MatrixXd> llt(S.M / mscale);
+  if (llt.info() != Eigen::Success) return false;
+  for (Eigen::Index i = 0; i < m; ++i) {  // each row by its largest entry first: no overflow
+    const double a = A.row(i).cwiseAbs().maxCoeff();
+    if (a > 0) A.row(i) /= a;
+  }
+  Eigen::MatrixXd U = llt.matrixL().solve(A.transpose()).transpose();
+  for (Eigen::Index i = 0; i < m; ++i) {
+    const double a = U.row(i).cwiseAbs().maxCoeff();
+    if (a > 0) U.row(i) /= a, U.row(i).normalize();
+  }
+  const auto chord = [&](Eigen::Index i, Eigen::Index j) {
+    return std::min((U.row(i) - U.row(j)).norm(), (U.row(i) + U.row(j)).norm());
+  };
+  for (Eigen::Index i = 0; i < m; ++i)
+    for (Eigen::Index j = i + 1; j < m; ++j) {
+      if (U.row(i).isZero(0) || U.row(j).isZero(0)) continue;
+      const double c = chord(i, j);
+      if (c > 0 && c <= resolution) return true;
+    }
+  // The same for a unilateral row and the span of the bilateral rows: a row that lies in that
+  // span to within `resolution` but not exactly (no bilateral row parallel to it) has a component
+  // delta outside it, and the rows fix the answer along it only to tol_f / delta (opposing
+  // resting rows made orthogonal to qdot, in n = m_b + 1, lie in the span of the resting
+  // bilateral rows to rounding: one answer is infeasible, the other delta^-1 large).
+  const Eigen::Index m_b = S.A_b.rows();
+  if (m_b == 0) return false;
+  const Eigen::JacobiSVD<Eigen::MatrixXd> svd(U.topRows(m_b).transpose(), Eigen::ComputeThinU);
+  const Eigen::VectorXd& sv = svd.singularValues();
+  Eigen::Index r = 0;
+  const double tau = double(std::max(m_b, Eigen::Index(S.M.rows()))) * std::numeric_limits<double>::epsilon() * sv(0);
+  while (r < sv.size() && sv(r) > tau) ++r;  // the rank rule of docs/math.md (1)
+  const Eigen::MatrixXd Q = svd.matrixU().leftCols(r);  // orthonormal basis of the bilateral span
+  for (Eigen::Index i = m_b; i < m; ++i) {
+    if (U.row(i).isZero(0)) continue;
+    bool parallel = false;
+    for (Eigen::Index j = 0; j < m_b; ++j) parallel = parallel || chord(i, j) == 0;
+    const Eigen::VectorXd u = U.row(i).transpose();
+    if (!parallel && (u - Q * (Q.transpose() * u)).norm() <= resolution) return true;
+  }
+  return false;
 }
 
 }  // namespace obliq

@@ -30,4 +30,17 @@ const char* hard_class_name(HardClass c);
 
 Scenario hard_scenario(std::mt19937_64& rng, HardClass c, bool dynamics, Law law = Law::complementarity);
 
+// True when the rows of s are dependent to within `resolution` but not exactly, in the
+// problem's own geometry (rows whitened by M): two rows parallel to within that angle, or a
+// unilateral row that far from the span of the bilateral rows, with no bilateral row exactly
+// parallel to it. A certified answer meets each row to tol_f of its scale (docs/certificate.md),
+// and rows at an angle delta fix it only to tol_f / delta along the direction they nearly
+// share; at delta of rounding size the exact data's answer is decided by the input's last bits.
+// Two certified answers to such a draw may rightly differ by more than tol_f / resolution of
+// their scale (the comparisons of the property tests and of bench/differential_fuzz use
+// resolution = 1e-3 for a comparison at 1e-6), or one backend may find it infeasible where the
+// other meets it within tol_f. Exactly dependent rows (duplicates, power-of-two multiples) are
+// decided by the rank rule and are well-posed.
+bool rows_nearly_dependent(const Scenario& s, double resolution);
+
 }  // namespace obliq

@@ -76,7 +76,7 @@ double kkt_violation(const Scenario& s, bool dynamics, const Eigen::VectorXd& xd
 }
 
 struct Tally {
-  long ok_both = 0, differ = 0, kkt_bad = 0;
+  long ok_both = 0, differ = 0, differ_ill_posed = 0, kkt_bad = 0;
   std::map<std::string, long> statuses;  // "cpu status / reference status"
 };
 
@@ -107,13 +107,21 @@ void run_class(HardClass c, bool dynamics, int count, std::mt19937_64& rng) {
       // The QP's x is unique: both answers agree to the conditioning of the problem.
       const Scenario& S = list[s];
       const double d = (cpu[s].x - ref[s].x).norm() / (ref[s].x.norm() + free_motion(S, dynamics).norm() + S.qdot.norm());
+      // Unique to 1e-6 only when no rows are dependent to within 1e-3 but not exactly
+      // (io/hard_scenarios.hpp rows_nearly_dependent): there both answers are certified and
+      // checked above, and their difference is counted and printed, not asserted.
+      if (rows_nearly_dependent(S, 1e-3)) {
+        t.differ_ill_posed += d > 1e-6;
+        continue;
+      }
       worst_diff = std::max(worst_diff, d);
       if (d > 1e-6) ++t.differ;
     }
   }
-  std::printf("[ %-8s ] %-12s %d draws: %ld ok on both, worst |x_cpu - x_ref| %.2g (relative), %ld above 1e-6, "
-              "worst KKT violation %.2g; statuses cpu / reference:",
-              dynamics ? "dynamics" : "impact", hard_class_name(c), count, t.ok_both, worst_diff, t.differ, worst_kkt);
+  std::printf("[ %-8s ] %-12s %d draws: %ld ok on both, worst |x_cpu - x_ref| %.2g (relative) on well-posed draws, "
+              "%ld above 1e-6 (%ld on rows nearly dependent), worst KKT violation %.2g; statuses cpu / reference:",
+              dynamics ? "dynamics" : "impact", hard_class_name(c), count, t.ok_both, worst_diff, t.differ,
+              t.differ_ill_posed, worst_kkt);
   for (auto& [k, v] : t.statuses) std::printf(" [%s] %ld", k.c_str(), v);
   std::printf("\n");
   // Neither backend may give a status the other contradicts (one ok, the other infeasible).
