@@ -77,12 +77,6 @@ class LcpBatch final : public HeldLines {
         [](const std::string& line, long number) -> std::optional<LcpLine> {
           if (line.find_first_not_of(" \t\r") == std::string::npos) return std::nullopt;  // blank: skipped, counted
           return parse_lcp_json_line(line, number);
-        },
-        [](long number, const std::string& reason) {
-          LcpLine l;
-          l.id = number;
-          l.error = reason;
-          return l;
         });
     std::vector<LcpProblem> problems;
     std::vector<std::size_t> line_of;

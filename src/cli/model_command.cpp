@@ -95,12 +95,6 @@ class StateBatch final : public HeldLines {
           reject_unread_non_finite(s, "obliq model");
           s.json = ojson();  // not needed past here
           return s;
-        },
-        [](long number, const std::string& reason) {
-          StateLine s;
-          s.id = number;
-          s.error = reason;
-          return s;
         });
     std::vector<ojson> text(lines_.size());
     std::vector<Scenario> scen(lines_.size());

@@ -47,14 +47,19 @@ class HeldLines : public LineBatch {
 
  protected:
   // Every held line through parse(text, number) -> std::optional<Parsed> (nullopt: a blank
-  // line, dropped), a line that could not be read through unreadable(number, reason) ->
-  // Parsed; in input order. The held lines are forgotten.
-  template <class Parsed, class Parse, class Unreadable>
-  std::vector<Parsed> parse_held(int threads, Parse&& parse, Unreadable&& unreadable) {
+  // line, dropped); a line that could not be read becomes a Parsed with its line number as `id`
+  // and the reason as `error`. In input order; the held lines are forgotten.
+  template <class Parsed, class Parse> std::vector<Parsed> parse_held(int threads, Parse&& parse) {
     std::vector<std::optional<Parsed>> parsed(held_.size());
     for_each_line(held_.size(), threads, [&](std::size_t k) {
       const Held& h = held_[k];
-      parsed[k] = h.error.empty() ? parse(h.text, h.number) : std::optional<Parsed>(unreadable(h.number, h.error));
+      if (h.error.empty()) {
+        parsed[k] = parse(h.text, h.number);
+      } else {
+        parsed[k].emplace();
+        parsed[k]->id = h.number;
+        parsed[k]->error = h.error;
+      }
     });
     held_.clear();
     std::vector<Parsed> out;

@@ -307,12 +307,6 @@ class SimBatch final : public HeldLines {
           SimLine l = raw_ ? scenario_line(text, number, opt_) : model_line(text, number, m_, opt_);
           if (l.error == "blank") return std::nullopt;
           return l;
-        },
-        [](long number, const std::string& reason) {
-          SimLine l;
-          l.id = number;
-          l.error = reason;
-          return l;
         });
     bool any_error = false;
     std::vector<std::size_t> good;

@@ -53,12 +53,6 @@ class ScenarioBatch final : public HeldLines {
           io::ScenarioLine l = io::parse_scenario_line(text, number, use);
           if (l.blank) return std::nullopt;
           return l;
-        },
-        [](long number, const std::string& reason) {
-          io::ScenarioLine l;
-          l.id = number;
-          l.error = reason;
-          return l;
         });
     std::vector<std::string> text(lines_.size());
     bool any_error = false;

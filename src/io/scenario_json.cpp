@@ -478,36 +478,40 @@ std::string dynamics_unwritable(const DynamicsResult& r) {
   return {};
 }
 
-}  // namespace
-
-std::string impact_result_line(const ojson& id, const ImpactResult& r, bool* ok) {
+// An ok result's line (its keys after id and status written by `body`), or the error line: the
+// solver's status, or the first number that cannot be written (`unwritable`).
+template <class R, class Body>
+std::string result_line(const ojson& id, const R& r, std::string (*unwritable)(const R&), bool* ok, Body&& body) {
   if (ok) *ok = false;
   if (r.status != Status::ok) return dump_line(error_to_json(id, status_reason(r.status)));
-  if (const std::string why = impact_unwritable(r); !why.empty()) return dump_line(error_to_json(id, why));
+  if (const std::string why = unwritable(r); !why.empty()) return dump_line(error_to_json(id, why));
   if (ok) *ok = true;
   ObjectText o(id);
   o.key("status").string("ok");
-  o.key("qdot_plus").numbers(r.qdot_plus);
-  o.key("impulse").numbers(r.impulse);
-  o.key("lambda").numbers(r.lambda);
-  o.key("active").numbers(r.active);
-  o.key("kinetic_energy_pre").number(r.kinetic_energy_pre);
-  o.key("kinetic_energy_post").number(r.kinetic_energy_post);
-  o.key("energy_consistent").boolean(r.energy_consistent);
+  body(o);
   return std::move(o).done();
 }
 
+}  // namespace
+
+std::string impact_result_line(const ojson& id, const ImpactResult& r, bool* ok) {
+  return result_line(id, r, impact_unwritable, ok, [&](ObjectText& o) {
+    o.key("qdot_plus").numbers(r.qdot_plus);
+    o.key("impulse").numbers(r.impulse);
+    o.key("lambda").numbers(r.lambda);
+    o.key("active").numbers(r.active);
+    o.key("kinetic_energy_pre").number(r.kinetic_energy_pre);
+    o.key("kinetic_energy_post").number(r.kinetic_energy_post);
+    o.key("energy_consistent").boolean(r.energy_consistent);
+  });
+}
+
 std::string dynamics_result_line(const ojson& id, const DynamicsResult& r, bool* ok) {
-  if (ok) *ok = false;
-  if (r.status != Status::ok) return dump_line(error_to_json(id, status_reason(r.status)));
-  if (const std::string why = dynamics_unwritable(r); !why.empty()) return dump_line(error_to_json(id, why));
-  if (ok) *ok = true;
-  ObjectText o(id);
-  o.key("status").string("ok");
-  o.key("qddot").numbers(r.qddot);
-  o.key("lambda").numbers(r.lambda);
-  o.key("active").numbers(r.active);
-  return std::move(o).done();
+  return result_line(id, r, dynamics_unwritable, ok, [&](ObjectText& o) {
+    o.key("qddot").numbers(r.qddot);
+    o.key("lambda").numbers(r.lambda);
+    o.key("active").numbers(r.active);
+  });
 }
 
 ojson impact_result_to_json(const ojson& id, const ImpactResult& r) { return ojson::parse(impact_result_line(id, r)); }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "io/scenario_line.hpp"
+#include "mutate.hpp"
 #include "obliq/io/scenario_json.hpp"
 
 namespace obliq {
@@ -101,17 +102,7 @@ TEST(FastReader, SameAsNlohmannOnMutatedLines) {
   const std::string alphabet = "{}[],:\"-+.0123456789eENaIfinity nul\\u";
   std::mt19937_64 rng(16);
   for (int trial = 0; trial < 20000; ++trial) {
-    std::string line = kLines[std::size_t(trial) % 14];
-    const int edits = 1 + int(rng() % 3);
-    for (int k = 0; k < edits && !line.empty(); ++k) {
-      const std::size_t at = rng() % line.size();
-      const char c = alphabet[rng() % alphabet.size()];
-      switch (rng() % 3) {
-        case 0: line.erase(at, 1); break;
-        case 1: line.insert(line.begin() + long(at), c); break;
-        default: line[at] = c;
-      }
-    }
+    const std::string line = cli_test::mutate_line(kLines[std::size_t(trial) % 14], rng, alphabet);
     expect_same(line);
     if (HasFatalFailure()) return;
   }

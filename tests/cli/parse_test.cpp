@@ -6,6 +6,7 @@
 #include <random>
 #include <string>
 
+#include "mutate.hpp"
 #include "obliq/io/scenario_json.hpp"
 
 namespace obliq {
@@ -228,17 +229,7 @@ TEST(ParseLine, MutatedLinesNeverThrowAndOkMeansConsistentShapes) {
   std::mt19937_64 rng(2024);
   int accepted = 0, rejected = 0;
   for (int trial = 0; trial < 20000; ++trial) {
-    std::string line = seeds[trial % seeds.size()];
-    const int edits = 1 + int(rng() % 3);
-    for (int k = 0; k < edits && !line.empty(); ++k) {
-      const std::size_t at = rng() % line.size();
-      const char c = alphabet[rng() % alphabet.size()];
-      switch (rng() % 3) {
-        case 0: line.erase(at, 1); break;
-        case 1: line.insert(line.begin() + long(at), c); break;
-        default: line[at] = c;
-      }
-    }
+    const std::string line = cli_test::mutate_line(seeds[trial % seeds.size()], rng, alphabet);
     for (Use use : {Use::impact, Use::dynamics, Use::all}) {
       io::ScenarioLine p;
       ASSERT_NO_THROW(p = parse_scenario_line(line, trial, use)) << line;
