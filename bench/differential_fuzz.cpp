@@ -47,8 +47,7 @@ Scenario draw(std::mt19937_64& rng, int c, bool dynamics) {
   const int m_b = std::uniform_int_distribution<int>(0, std::min(2, n - 1))(rng);
   const int m_u = std::uniform_int_distribution<int>(0, 6)(rng);
   if (dynamics) {
-    o.p_approaching = 0, o.p_resting = 1, o.p_open = 0.2;
-    o.forces = o.adot_qdot = true;
+    draw_dynamics_rows(o, 0.2);
   } else {
     o.p_approaching = 1, o.p_resting = 0.3, o.p_separating = 0.2, o.p_open = 0.1;
     o.applied_impulse = true;

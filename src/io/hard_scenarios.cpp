@@ -64,10 +64,7 @@ Scenario hard_scenario(std::mt19937_64& rng, HardClass c, bool dynamics, Law law
   o.cond_M = std::pow(10.0, uniform(rng, 0.0, 4.0));
   o.per_row_e = true;
   if (dynamics) {
-    o.p_approaching = 0;
-    o.p_resting = 1;
-    o.p_open = 0.2;
-    o.forces = o.adot_qdot = true;
+    draw_dynamics_rows(o, 0.2);
   } else {
     o.p_approaching = 1;
     o.p_resting = 0.5;

@@ -65,6 +65,13 @@ RandomOptions bench_options(bool dynamics, Law law, bool single) {
   return o;
 }
 
+void draw_dynamics_rows(RandomOptions& o, double p_open) {
+  o.p_approaching = 0;
+  o.p_resting = 1;
+  o.p_open = p_open;
+  o.forces = o.adot_qdot = true;
+}
+
 Scenario random_scenario(std::mt19937_64& rng, Shape s, const RandomOptions& o) {
   Scenario sc = Scenario::zeros(s);
   sc.law = o.law;

@@ -64,6 +64,11 @@ struct RandomOptions {
 // that resting rows stay resting after rounding to float.
 RandomOptions bench_options(bool dynamics, Law law, bool single = false);
 
+// The dynamics draws of the property tests and the differential fuzz: no row approaching (a
+// closed row that approaches is an unresolved impact), rows resting or, with weight p_open
+// against 1, open; h, u and Adot_qdot drawn.
+void draw_dynamics_rows(RandomOptions& o, double p_open);
+
 // One scenario of shape s (m_b bilateral rows, m_u unilateral rows).
 Scenario random_scenario(std::mt19937_64& rng, Shape s, const RandomOptions& opt = {});
 

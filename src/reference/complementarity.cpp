@@ -111,18 +111,22 @@ Status equilibrated_law(const MatrixXd& M, const Eigen::LLT<MatrixXd>& M_llt, co
   // 3. Binding rows, then x from the projection law on them; a non-binding row that the refined
   // x breaks (roundoff at the 1e-9 margin) joins B and the solve repeats.
   VectorXi binding = VectorXi::Zero(m_in);
-  {
-    const VectorXd slack = A_in * x_ldp - t_in;
+  const auto read_binding = [&](const VectorXd& y) {  // positive LDP multiplier or zero slack
+    const VectorXd slack = A_in * y - t_in;
     for (Eigen::Index i = 0; i < m_in; ++i)
       binding(i) = (mu(i) > 0 || slack(i) <= kBindingTol * row_scale(i)) ? 1 : 0;
-  }
+  };
   MatrixXd A_act;
   VectorXd t_act, lambda_act;
-  for (Eigen::Index round = 0; round <= m_in; ++round) {
+  const auto stack_binding = [&] {  // [A_eq; A_in,B] and its targets
     A_act = stack_rows(A_eq, select_rows(A_in, binding), int(n));
     t_act.resize(A_act.rows());
     t_act.head(m_eq) = t_eq;
     t_act.tail(A_act.rows() - m_eq) = select_entries(t_in, binding);
+  };
+  read_binding(x_ldp);
+  for (Eigen::Index round = 0; round <= m_in; ++round) {
+    stack_binding();
     projection_law(M_llt, A_act, t_act, x_f, x, lambda_act);
     const VectorXd slack = A_in * x - t_in;
     bool grew = false;
@@ -140,13 +144,8 @@ Status equilibrated_law(const MatrixXd& M, const Eigen::LLT<MatrixXd>& M_llt, co
   // answer and B is read from it.
   if (worst_violation(x_ldp) < worst_violation(x)) {
     x = x_ldp;
-    const VectorXd slack = A_in * x - t_in;
-    for (Eigen::Index i = 0; i < m_in; ++i)
-      binding(i) = (mu(i) > 0 || slack(i) <= kBindingTol * row_scale(i)) ? 1 : 0;
-    A_act = stack_rows(A_eq, select_rows(A_in, binding), int(n));
-    t_act.resize(A_act.rows());
-    t_act.head(m_eq) = t_eq;
-    t_act.tail(A_act.rows() - m_eq) = select_entries(t_in, binding);
+    read_binding(x);
+    stack_binding();
   }
 
   // 4. Minimum-norm valid multiplier on the binding rows (docs/math.md 7), on the rows as given
@@ -157,7 +156,6 @@ Status equilibrated_law(const MatrixXd& M, const Eigen::LLT<MatrixXd>& M_llt, co
     d_act.head(m_eq) = d.head(m_eq);
     d_act.tail(A_act.rows() - m_eq) = select_entries(d.tail(m_in), binding);
     A_act = d_act.cwiseInverse().asDiagonal() * A_act;
-    t_act = t_act.cwiseQuotient(d_act);
     // lambda0, the minimum-norm solution of A_act^T lambda = M (x - x_f), from x itself: equal to
     // W^+ (t - A x_f) when the binding targets are consistent, and free of their rounding-size
     // disagreement (amplified by W^+) when they are not.

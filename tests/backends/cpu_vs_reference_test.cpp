@@ -36,10 +36,7 @@ std::vector<Case> cases(bool dynamics) {
     RandomOptions o;
     o.law = law;
     if (dynamics) {
-      o.p_approaching = 0;
-      o.p_resting = 1;
-      o.p_open = 0.2;
-      o.forces = o.adot_qdot = true;
+      draw_dynamics_rows(o, 0.2);
     } else {
       o.p_approaching = 1;
       o.p_resting = 0.3;
