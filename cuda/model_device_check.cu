@@ -1,6 +1,6 @@
 // cuda/model_device_check.cu: the multibody model layer's per-state algorithms instantiated in
 // device code, double and float, so that a host-only construct in include/obliq/model fails the
-// build in CI (which has nvcc but no GPU), as core_device_check.cu does for the solver core.
+// build in CI (which has nvcc but no GPU), as the kernels of obliq_cuda do for the solver core.
 // The kernel is never launched.
 #include "obliq/model/contact_rows.hpp"
 #include "obliq/model/crba.hpp"

@@ -88,7 +88,7 @@ if "$logs/canary" racy >/dev/null 2>&1 || ! grep -qs 'data race' "$logs"/tsan.*;
 fi
 rm -f "$logs"/tsan.*
 tsan=${OBLIQ_TSAN_BUILD_DIR:-build-tsan}
-configure "$tsan" "-fsanitize=thread" "${OBLIQ_TSAN_OPT:--O1}" '^tests/(host_api|sim)/'
+configure "$tsan" "-fsanitize=thread" "${OBLIQ_TSAN_OPT:--O1}" '^tests/(host_api|sim)/[^/]*\.cpp$'
 cmake --build "$tsan" -j"$jobs" --target obliq_host_api_tests obliq_sim_tests
 t1=$(date +%s)
 # Each test program once with two threads per OpenMP team (the tests that compare thread counts
