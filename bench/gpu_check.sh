@@ -76,10 +76,17 @@ if [ "$mode" != prebuilt ]; then
     launchers=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
   fi
   # Static libstdc++/libgcc: the device machine's C++ runtime is neither needed nor displaced.
-  # $ORIGIN/lib: the packed libraries are found without LD_LIBRARY_PATH.
+  # RUNPATH $ORIGIN/lib and nothing else (no build-tree folders, which would hide a library
+  # missing from the pack when the pack is tried here): the packed libraries are found without
+  # LD_LIBRARY_PATH. (A -Wl,-rpath,$ORIGIN in the linker flags does not survive: the build's
+  # shell expands $ORIGIN to nothing.) The test program is not run at build time (PRE_TEST
+  # discovery): outside the pack it does not find libobliq_cuda.so.
   step configure 600 cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
     -DOBLIQ_ENABLE_CUDA=ON -DOBLIQ_BUILD_TESTS=ON "${launchers[@]}" \
-    "-DCMAKE_EXE_LINKER_FLAGS=-static-libstdc++ -static-libgcc -Wl,-rpath,\$ORIGIN/lib" \
+    "-DCMAKE_EXE_LINKER_FLAGS=-static-libstdc++ -static-libgcc" \
+    "-DCMAKE_SHARED_LINKER_FLAGS=-static-libstdc++ -static-libgcc" \
+    -DCMAKE_BUILD_WITH_INSTALL_RPATH=ON "-DCMAKE_INSTALL_RPATH=\$ORIGIN/lib" \
+    -DCMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE=PRE_TEST \
     || { tail -30 "$LOGS/configure.log"; exit 1; }
   grep -q "obliq: CUDA backend ON" "$LOGS/configure.log" || { note "FAIL: nvcc not found: no CUDA backend"; exit 1; }
   step build 3600 cmake --build "$BUILD" --target obliq_cuda_tests obliq_gpu_bench -j "$JOBS" \
@@ -94,21 +101,61 @@ if [ "$mode" != prebuilt ]; then
   PACK=$BUILD/gpu-pack
   rm -rf "$PACK" && mkdir -p "$PACK/lib"
   cp "$TESTS" "$BENCH" "$PACK/"
+  cp -L "$BUILD/cuda/libobliq_cuda.so" "$PACK/lib/"
   git -C "$ROOT" rev-parse --short HEAD >"$PACK/COMMIT" 2>/dev/null || true
   # Shared libraries to carry: not the C library's, not the driver's, not cuBLAS/cuSOLVER (the
   # toolkit's, hundreds of MB); libstdc++ and libgcc_s must not appear at all (linked statically).
-  ldd "$TESTS" "$BENCH" >"$LOGS/ldd-build.log" 2>&1
+  # Resolved as the packed programs resolve them (libobliq_cuda.so through $ORIGIN/lib).
+  ldd "$PACK/obliq_cuda_tests" "$PACK/obliq_gpu_bench" "$PACK/lib/libobliq_cuda.so" >"$LOGS/ldd-build.log" 2>&1
+  grep -q "not found" "$LOGS/ldd-build.log" && fail "a library of the pack is not found here: $(grep 'not found' "$LOGS/ldd-build.log" | sort -u | tr '\n' ' ')"
   # Direct dependencies (cuBLAS itself needs the GPU machine's libgcc_s, which is as it should be).
-  if readelf -d "$TESTS" "$BENCH" | grep NEEDED | grep -qE "libstdc\+\+|libgcc_s"; then
+  if readelf -d "$TESTS" "$BENCH" "$BUILD/cuda/libobliq_cuda.so" | grep NEEDED | grep -qE "libstdc\+\+|libgcc_s"; then
     fail "the programs still need libstdc++/libgcc_s as shared libraries (readelf -d)"
   fi
+  for program in "$TESTS" "$BENCH"; do
+    runpath=$(readelf -d "$program" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p')
+    [ "$runpath" = '$ORIGIN/lib' ] || fail "$(basename "$program")'s RUNPATH is '$runpath', not \$ORIGIN/lib"
+  done
   awk '/=> \// {print $3}' "$LOGS/ldd-build.log" | sort -u \
     | grep -v -E '/(libc|libm|libpthread|libdl|librt|libutil|libstdc\+\+|libgcc_s|ld-linux[^/]*)\.so|libcuda\.so|libcublas|libcusolver|libcusparse|libnvJitLink' \
-    | while read -r lib; do cp -L "$lib" "$PACK/lib/"; done
+    | while read -r lib; do [ "$(dirname "$lib")" = "$PACK/lib" ] || cp -L "$lib" "$PACK/lib/"; done
+  # compute-sanitizer, which the nvcc-only toolkit lacks: from NVIDIA's PyPI wheel (downloaded
+  # once into $BUILD/sanitizer), without its docs, 32-bit tools and headers, as a tarball of
+  # about 12 MB that the run unpacks into a temporary folder.
+  wheel=$(ls "$BUILD"/sanitizer/nvidia_cuda_sanitizer_api-13*.whl 2>/dev/null | awk 'NR == 1')
+  if [ -z "$wheel" ]; then
+    timeout 300 python3 -m pip download --no-deps -q "nvidia-cuda-sanitizer-api==13.*" -d "$BUILD/sanitizer" \
+      >"$LOGS/sanitizer-download.log" 2>&1
+    wheel=$(ls "$BUILD"/sanitizer/nvidia_cuda_sanitizer_api-13*.whl 2>/dev/null | awk 'NR == 1')
+  fi
+  if [ -n "$wheel" ]; then
+    rm -rf "$BUILD/sanitizer/x"
+    python3 - "$wheel" "$BUILD/sanitizer/x" <<'PY'
+import os, sys, zipfile
+keep = "nvidia/cu13/compute-sanitizer/"
+with zipfile.ZipFile(sys.argv[1]) as z:
+    for i in z.infolist():
+        rest = i.filename[len(keep):]
+        if not i.filename.startswith(keep) or rest.split("/")[0] in ("docs", "x86", "include") or i.is_dir():
+            continue
+        path = os.path.join(sys.argv[2], "compute-sanitizer", rest)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(z.read(i))
+        os.chmod(path, (i.external_attr >> 16) & 0o777 or 0o644)
+PY
+    tar -czf "$PACK/compute-sanitizer.tar.gz" -C "$BUILD/sanitizer/x" compute-sanitizer
+    note "compute-sanitizer packed from $(basename "$wheel")"
+  else
+    note "compute-sanitizer: the wheel could not be downloaded (sanitizer-download.log); the sanitizer steps will fail there"
+  fi
   cp "$ROOT/bench/gpu_check.sh" "$PACK/"
   bytes=$(du -sb "$PACK" | cut -f1)
   note "packed $(ls "$PACK/lib" | tr '\n' ' ')+ 2 programs: $(( bytes / 1048576 )) MiB in $PACK"
   [ "$bytes" -lt $(( 64 * 1048576 )) ] || fail "the pack is over 64 MiB"
+  # Both modes run the packed programs, so that what runs here is what runs there.
+  TESTS=$PACK/obliq_cuda_tests
+  BENCH=$PACK/obliq_gpu_bench
   if [ "$mode" = build ]; then
     note "build-only: done in $(elapsed) s; on the GPU machine: bench/gpu_check.sh --prebuilt <this pack>"
     exit $failed
@@ -117,6 +164,7 @@ else
   TESTS=$pack/obliq_cuda_tests
   BENCH=$pack/obliq_gpu_bench
 fi
+pack_dir=$(dirname "$TESTS")
 
 # --- run -----------------------------------------------------------------------------------------
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
@@ -155,14 +203,21 @@ grep '^\[  FAILED  \] [A-Za-z]' "$LOGS/gpu-tests.log" | sort -u | awk 'NR <= 20 
 [ "${skipped:-0}" -eq 0 ] || fail "a GPU is present but ${skipped} tests skipped"
 [ -n "$passed" ] || fail "the GPU tests did not report a summary (crash or timeout: see gpu-tests.log)"
 
-if command -v compute-sanitizer >/dev/null 2>&1; then
+sanitizer=$(command -v compute-sanitizer)
+if [ -z "$sanitizer" ] && [ -f "$pack_dir/compute-sanitizer.tar.gz" ]; then
+  sanitizer_dir=$(mktemp -d)
+  trap 'rm -rf "$sanitizer_dir"' EXIT
+  tar -xzf "$pack_dir/compute-sanitizer.tar.gz" -C "$sanitizer_dir" && sanitizer=$sanitizer_dir/compute-sanitizer/compute-sanitizer
+fi
+if [ -n "$sanitizer" ] && [ -x "$sanitizer" ]; then
+  note "compute-sanitizer: $sanitizer ($("$sanitizer" --version 2>&1 | grep -o 'Version [0-9.]*' | awk 'NR == 1'))"
   for tool in memcheck initcheck racecheck; do
-    step "sanitizer-$tool" 150 compute-sanitizer --tool "$tool" --error-exitcode 7 --print-limit 20 \
+    step "sanitizer-$tool" 150 "$sanitizer" --tool "$tool" --error-exitcode 7 --print-limit 20 \
       "$TESTS" --gtest_color=no --gtest_filter='*SanitizerSet*' || failed=1
     note "  $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$LOGS/sanitizer-$tool.log" | awk 'NR == 1') $(grep -cE '^\[       OK \]' "$LOGS/sanitizer-$tool.log") test(s) ok"
   done
 else
-  fail "compute-sanitizer not found (looked on the PATH and in $CUDA_HOME/bin)"
+  fail "compute-sanitizer not found (on the PATH, in $CUDA_HOME/bin, or packed)"
 fi
 
 step compare 240 "$BENCH" --compare || failed=1
