@@ -18,6 +18,10 @@
 
 namespace obliq {
 
+namespace sim {
+template <class T> struct BatchArrays;
+}
+
 struct SimOptions {
   sim::Integrator integrator = sim::Integrator::moreau_jean;
   Law law = Law::complementarity;
@@ -34,7 +38,13 @@ struct SimOptions {
   friction::Formulation friction = friction::Formulation::cone;
   int facets = 8;
   lcp::Solver friction_lcp_solver = lcp::Solver::automatic;  // the pyramid's LCP method (auto rule)
-  int threads = 0;             // 0: all hardware threads
+  int threads = 0;             // 0: all hardware threads (cpu backend)
+  // cpu: OpenMP over the scenarios. cuda: step() uploads the systems, state and controls, runs
+  // the same per-scenario steppers on the GPU (one thread per scenario, docs/cuda.md
+  // "Simulator"), and downloads the state; std::runtime_error ("backend cuda: ...") when this
+  // build has no CUDA backend or no device is found. energies() runs on the host either way.
+  Backend backend = Backend::cpu;
+  std::size_t cuda_scratch_bytes = 0;  // cuda: device scratch per launch (0: 256 MiB); smaller cuts more chunks
 };
 
 template <class T> class Simulator {
@@ -72,6 +82,12 @@ template <class T> class Simulator {
   void step(T dt, int steps, HostArray<const T> u);
   // Kinetic and potential energy of every scenario at its state (0 where the state is bad).
   void energies(std::vector<T>& kinetic, std::vector<T>& potential) const;
+
+  // What a backend steps (include/obliq/sim/batch_views.hpp): every scenario's system, state
+  // (views of the members below, written by step()) and controls with torques `u`; and the
+  // steppers' parameters from `options`.
+  sim::BatchArrays<T> arrays(HostArray<const T> u) const;
+  sim::StepParams<T> step_params() const;
 
   SimOptions options;
 

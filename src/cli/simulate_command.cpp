@@ -28,6 +28,7 @@
 #include "cli/model_source.hpp"
 #include "cli/parallel_lines.hpp"
 #include "cli/pump.hpp"
+#include "cpu/cuda_backend.hpp"
 #include "io/limits.hpp"
 #include "obliq/io/scenario_json.hpp"
 #include "obliq/simulator.hpp"
@@ -46,6 +47,7 @@ struct SimulateOptions {
   std::string integrator = "moreau";
   std::string law = "complementarity";
   std::string scalar = "double";
+  std::string backend = "cpu";
   double e = 0;
   double mu = 0;
   std::string friction = "cone";
@@ -356,6 +358,9 @@ int run_simulate(SimulateOptions opt) {
     return 2;
   }
   opt.sim.friction = formulation_named(opt.friction);
+  parse_backend(opt.backend, opt.sim.backend);  // cpu or cuda (checked by the option)
+  // The cuda backend loaded (or refused, exit 2 with "backend cuda: ...") before any file is opened.
+  if (opt.sim.backend == Backend::cuda) cpu::cuda_backend();
   opt.sim.integrator = opt.integrator == "event" ? sim::Integrator::event_driven : sim::Integrator::moreau_jean;
   opt.sim.law = opt.law == "projection" ? Law::projection : Law::complementarity;
   const bool raw = opt.source.model == "scenario";
@@ -405,7 +410,9 @@ void register_simulate_command(CLI::App& app, Action& run) {
   sub->add_option("--max-impacts", opt->sim.max_impacts, "Event-driven: plastic after this many impacts per --dt")
       ->check(CLI::Range(0, 1 << 30));
   sub->add_option("--scalar", opt->scalar, "double (default) or float")->check(CLI::IsMember({"double", "float"}));
-  sub->add_option("--threads", opt->sim.threads, "Threads (default 0: all)")->check(CLI::Range(0, io::kMaxThreads));
+  sub->add_option("--backend", opt->backend, "cpu (default: OpenMP) or cuda (one GPU thread per scenario)")
+      ->check(CLI::IsMember({"cpu", "cuda"}));
+  sub->add_option("--threads", opt->sim.threads, "Threads (default 0: all; cpu backend)")->check(CLI::Range(0, io::kMaxThreads));
   sub->add_flag("--quiet", opt->quiet, "No progress bar");
   sub->add_option("-o,--output", opt->output, "Write to OUT instead of standard output");
   sub->callback([&run, opt] { run = [opt] { return run_simulate(*opt); }; });

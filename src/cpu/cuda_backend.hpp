@@ -4,11 +4,19 @@
 // CPU run never loads the CUDA runtime.
 #pragma once
 
+#include <cstddef>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "obliq/batch.hpp"
 #include "obliq/lcp.hpp"
+
+namespace obliq::sim {
+template <class T> struct BatchArrays;
+template <class T> struct StepParams;
+}  // namespace obliq::sim
 
 namespace obliq::cpu {
 
@@ -20,6 +28,11 @@ struct CudaBackend {
   void (*dynamics_d)(const Batch<double>&, DynamicsResults<double>&, const RunOptions&) = nullptr;
   void (*dynamics_f)(const Batch<float>&, DynamicsResults<float>&, const RunOptions&) = nullptr;
   std::vector<LcpSolution> (*lcp)(const std::vector<LcpProblem>&, const LcpOptions&) = nullptr;
+  // The Simulator's step on the device (host arrays in and out; scratch_bytes 0: the default).
+  void (*simulate_d)(const sim::BatchArrays<double>&, const sim::StepParams<double>&, double dt, int steps,
+                     std::size_t scratch_bytes) = nullptr;
+  void (*simulate_f)(const sim::BatchArrays<float>&, const sim::StepParams<float>&, float dt, int steps,
+                     std::size_t scratch_bytes) = nullptr;
 
   template <class T> void impact(const Batch<T>& in, ImpactResults<T>& out, const RunOptions& opt) const {
     if constexpr (std::is_same_v<T, double>) impact_d(in, out, opt);
@@ -29,10 +42,16 @@ struct CudaBackend {
     if constexpr (std::is_same_v<T, double>) dynamics_d(in, out, opt);
     else dynamics_f(in, out, opt);
   }
+  template <class T>
+  void simulate(const sim::BatchArrays<T>& b, const sim::StepParams<T>& p, T dt, int steps, std::size_t scratch) const {
+    if (!simulate_d || !simulate_f) throw std::runtime_error("backend cuda: this CUDA backend library has no Simulator");
+    if constexpr (std::is_same_v<T, double>) simulate_d(b, p, dt, steps, scratch);
+    else simulate_f(b, p, dt, steps, scratch);
+  }
 };
 
 // Bumped whenever CudaBackend changes.
-inline constexpr int kCudaBackendAbi = 1;
+inline constexpr int kCudaBackendAbi = 2;
 // The C symbol libobliq_cuda.so exports: const CudaBackend* obliq_cuda_backend_v1().
 inline constexpr const char* kCudaBackendSymbol = "obliq_cuda_backend_v1";
 

@@ -9,10 +9,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "cpu/cuda_backend.hpp"
 #include "cpu/omp_guard.hpp"
-#include "obliq/sim/event_driven.hpp"
-#include "obliq/sim/moreau_jean.hpp"
-#include "obliq/sim/system.hpp"
+#include "obliq/sim/batch_views.hpp"
 
 namespace obliq {
 
@@ -26,7 +25,7 @@ template <class T> struct Simulator<T>::Systems {
 
 namespace {
 
-template <class T> sim::StepParams<T> step_params(const SimOptions& o) {
+template <class T> sim::StepParams<T> params_of(const SimOptions& o) {
   sim::StepParams<T> p;
   p.integrator = o.integrator;
   p.law = o.law;
@@ -45,6 +44,8 @@ template <class T> sim::StepParams<T> step_params(const SimOptions& o) {
 }
 
 }  // namespace
+
+template <class T> sim::StepParams<T> Simulator<T>::step_params() const { return params_of<T>(options); }
 
 template <class T> Simulator<T>::~Simulator() = default;
 template <class T> Simulator<T>::Simulator(Simulator&&) noexcept = default;
@@ -123,35 +124,11 @@ template <class T> void Simulator<T>::init_state() {
 
 namespace {
 
-// Scenario s's system: the model with the scenario's gravity, or raw system s.
-template <class T> sim::ModelSystem<T> system_of(const model::ModelT<T>& m, const RowMat<T>& gravity, std::size_t s) {
-  sim::ModelSystem<T> sys{m.view()};
-  for (int k = 0; k < 3; ++k) sys.model.gravity[k] = gravity(s, k);
-  return sys;
-}
-template <class T> sim::LinearSystem<T> system_of(const Batch<T>& b, const std::vector<T>& A_t, int dim, std::size_t s) {
-  const int n = b.shape.n, mb = b.shape.m_b, mu = b.shape.m_u;
-  sim::LinearSystem<T> sys;
-  sys.n = n;
-  sys.mb = mb;
-  sys.mu = mu;
-  sys.M = mat_view(b.M.data() + s * n * n, n, n);
-  sys.h = vec_view(b.h.data() + s * n, n);
-  sys.A_b = mat_view(b.A_b.data() + s * mb * n, mb, n);
-  sys.A_u = mat_view(b.A_u.data() + s * mu * n, mu, n);
-  sys.phi0_u = vec_view(b.phi_u.data() + s * mu, mu);
-  sys.tdim = dim;
-  if (!A_t.empty()) sys.A_t = mat_view(A_t.data() + s * (dim - 1) * mu * n, (dim - 1) * mu, n);
-  return sys;
-}
-
 // Runs fn(system, s, arena) for every scenario over OpenMP (static schedule; one arena per thread).
 // No exception crosses the region (cpu/omp_guard.hpp): a scratch that cannot be allocated is
 // rethrown after it as std::bad_alloc.
-template <class T, class Fn>
-void for_each_scenario(bool is_model, const model::ModelT<T>& m, const Batch<T>& raw, const std::vector<T>& A_t, int dim,
-                       const RowMat<T>& gravity, std::size_t count, int threads, Fn fn) {
-  const long long n = static_cast<long long>(count);
+template <class T, class Fn> void for_each_scenario(const sim::BatchArrays<T>& b, int threads, Fn fn) {
+  const long long n = static_cast<long long>(b.count);
   cpu::OmpGuard guard;
 #pragma omp parallel num_threads(cpu::thread_count(threads, n))
   {
@@ -159,10 +136,10 @@ void for_each_scenario(bool is_model, const model::ModelT<T>& m, const Batch<T>&
 #pragma omp for schedule(static)
     for (long long s = 0; s < n; ++s) {
       guard.run([&] {
-        if (is_model)
-          fn(system_of(m, gravity, s), std::size_t(s), scratch);
+        if (b.is_model)
+          fn(sim::model_system_at(b.model, b.gravity, std::size_t(s)), std::size_t(s), scratch);
         else
-          fn(system_of(raw, A_t, dim, s), std::size_t(s), scratch);
+          fn(sim::linear_system_at(b.raw, std::size_t(s)), std::size_t(s), scratch);
       });
     }
   }
@@ -171,6 +148,24 @@ void for_each_scenario(bool is_model, const model::ModelT<T>& m, const Batch<T>&
 
 }  // namespace
 
+// The views are written only by step() (energies() reads q and v).
+template <class T> sim::BatchArrays<T> Simulator<T>::arrays(HostArray<const T> u_in) const {
+  auto* self = const_cast<Simulator*>(this);
+  sim::BatchArrays<T> b;
+  b.count = count_;
+  b.is_model = systems_->is_model;
+  if (b.is_model) b.model = systems_->model.view();
+  b.gravity = gravity.data();
+  const Batch<T>& raw = systems_->raw;
+  b.raw = {raw.shape.n, raw.shape.m_b, raw.shape.m_u, dim_, raw.M.data(), raw.h.data(), raw.A_b.data(),
+           raw.A_u.data(), raw.phi_u.data(), systems_->A_t.empty() ? nullptr : systems_->A_t.data()};
+  b.state = {nq_, nv_, m_u_, self->q.data(), self->v.data(), self->t.data(), self->active.data(),
+             self->impacts.data(), self->lcp_solves.data(), self->status.data(), self->last_impact_time.data(),
+             self->last_impact_v.data()};
+  b.controls = {nv_, m_u_, u_in.data, u_in.scenario_stride, u_in.element_stride, e.data(), mu.data()};
+  return b;
+}
+
 template <class T> void Simulator<T>::step(T dt, int steps) {
   step(dt, steps, HostArray<const T>{u.data(), nv_, 1});
 }
@@ -178,52 +173,35 @@ template <class T> void Simulator<T>::step(T dt, int steps) {
 template <class T> void Simulator<T>::step(T dt, int steps, HostArray<const T> u_in) {
   if (u_in.data == nullptr && count_ > 0 && nv_ > 0)
     throw std::invalid_argument("Simulator::step: the torques array u has no data");
-  const sim::StepParams<T> p = step_params<T>(options);
-  const int nq = nq_, nv = nv_, mu = m_u_;
-  for_each_scenario<T>(
-      systems_->is_model, systems_->model, systems_->raw, systems_->A_t, dim_, gravity, count_, options.threads,
-      [&](const auto& sys, std::size_t s, std::vector<T>& scratch) {
-        const sim::ControlView<T> c{VecView<const T>{u_in.data + std::ptrdiff_t(s) * u_in.scenario_stride, nv,
-                                                     u_in.element_stride},
-                                    vec_view(static_cast<const T*>(e.data()) + s * mu, mu),
-                                    vec_view(static_cast<const T*>(this->mu.data()) + s * mu, mu)};
-        const int dim = sim::frictional(c, mu) ? sys.dim() : 0;
-        const std::size_t ws = p.integrator == sim::Integrator::moreau_jean
-                                   ? sim::moreau_jean_workspace<T>(nq, nv, m_b_, mu, sys.workspace(), dim, p.facets)
-                                   : sim::event_driven_workspace<T>(nq, nv, m_b_, mu, sys.workspace(), dim, p.facets);
-        if (scratch.size() < ws) scratch.resize(ws);
-        Arena<T> arena{scratch.data(), ws};
-        sim::StateView<T> st;
-        st.q = vec_view(q.data() + s * nq, nq);
-        st.v = vec_view(v.data() + s * nv, nv);
-        st.t = &t[s];
-        st.active = vec_view(active.data() + s * mu, mu);
-        st.impacts = &impacts[s];
-        st.lcp_solves = &lcp_solves[s];
-        st.status = &status[s];
-        st.last_impact_time = &last_impact_time[s];
-        st.last_impact_v = vec_view(last_impact_v.data() + s * nv, nv);
-        for (int k = 0; k < steps && status[s] == Status::ok; ++k) {
-          if (p.integrator == sim::Integrator::moreau_jean)
-            sim::moreau_jean_step(sys, p, c, dt, st, arena);
-          else
-            sim::event_driven_advance(sys, p, c, dt, st, arena);
-        }
-      });
+  const sim::StepParams<T> p = step_params();
+  const sim::BatchArrays<T> b = arrays(u_in);
+  if (options.backend == Backend::cuda) {
+    cpu::cuda_backend().simulate(b, p, dt, steps, options.cuda_scratch_bytes);
+    return;
+  }
+  if (options.backend != Backend::cpu)
+    throw std::invalid_argument(std::string("Simulator: backend ") + backend_name(options.backend) +
+                                " has no time stepper (use cpu or cuda)");
+  for_each_scenario(b, options.threads, [&](const auto& sys, std::size_t s, std::vector<T>& scratch) {
+    const sim::ControlView<T> c = sim::controls_at(b.controls, s);
+    const std::size_t ws = sim::step_workspace(sys, p, sim::frictional(c, m_u_) ? sys.dim() : 0);
+    if (scratch.size() < ws) scratch.resize(ws);
+    Arena<T> arena{scratch.data(), ws};
+    sim::advance(sys, p, c, dt, steps, sim::state_at(b.state, s), arena);
+  });
 }
 
 template <class T> void Simulator<T>::energies(std::vector<T>& kinetic, std::vector<T>& potential) const {
   kinetic.assign(count_, T(0));
   potential.assign(count_, T(0));
-  for_each_scenario<T>(systems_->is_model, systems_->model, systems_->raw, systems_->A_t, dim_, gravity, count_,
-                       options.threads,
-                       [&](const auto& sys, std::size_t s, std::vector<T>& scratch) {
-                         const std::size_t ws = sys.workspace() + 16;
-                         if (scratch.size() < ws) scratch.resize(ws);
-                         Arena<T> arena{scratch.data(), ws};
-                         sys.energies(vec_view(q.data() + s * nq_, nq_), vec_view(v.data() + s * nv_, nv_),
-                                      kinetic[s], potential[s], arena);
-                       });
+  for_each_scenario(arrays(HostArray<const T>{u.data(), nv_, 1}), options.threads,
+                    [&](const auto& sys, std::size_t s, std::vector<T>& scratch) {
+                      const std::size_t ws = sys.workspace() + 16;
+                      if (scratch.size() < ws) scratch.resize(ws);
+                      Arena<T> arena{scratch.data(), ws};
+                      sys.energies(vec_view(q.data() + s * nq_, nq_), vec_view(v.data() + s * nv_, nv_), kinetic[s],
+                                   potential[s], arena);
+                    });
 }
 
 template class Simulator<double>;

@@ -40,5 +40,17 @@ TEST(CudaBackendChoice, LcpRefusesBeforeOpeningTheOutput) {
   expect_refused_before_output("lcp", "cuda_choice_lcp.jsonl", R"({"M":[[2,1],[1,2]],"q":[-1,-1]})" "\n");
 }
 
+TEST(CudaBackendChoice, SimulateRefusesBeforeOpeningTheOutput) {
+  const auto in = write_temp("cuda_choice_simulate.jsonl", R"({"q":[0,0,0.5],"qdot":[0,0,0]})" "\n");
+  const auto out = temp_dir() / "cuda_choice_simulate.out";
+  std::filesystem::remove(out);
+  const auto r = run_obliq("simulate ball --dt 0.001 --steps 3 --backend cuda --state " + quote(in.string()) + " -o " +
+                           quote(out.string()));
+  if (r.exit_code == 0) GTEST_SKIP() << "the cuda backend ran here (a GPU is present)";
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err.rfind("obliq: backend cuda: ", 0), 0u) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out)) << "the output file was created before the backend was checked";
+}
+
 }  // namespace
 }  // namespace obliq

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <random>
 #include <stdexcept>
+#include <string>
 
 #include "obliq/simulator.hpp"
 
@@ -190,4 +191,24 @@ TEST(ExternalTorques, StridedCallerArrayEqualsOwnBuffer) {
   const Eigen::RowVectorXd q0 = shared.q.row(0);
   EXPECT_THROW(shared.step(1e-3, 1, obliq::HostArray<const double>{}), std::invalid_argument);
   EXPECT_EQ((shared.q.row(0) - q0).norm(), 0.0);
+}
+
+// Backend::cuda: a clear std::runtime_error ("backend cuda: ...": no CUDA build, no library or
+// no device) with nothing stepped; where a device is present, the step runs. Backend::reference
+// has no time stepper: std::invalid_argument.
+TEST(Backends, CudaIsRefusedClearlyOrRuns) {
+  SimOptions o;
+  o.backend = obliq::Backend::cuda;
+  Simulator<double> sim(model::builtin_model("ball"), 3, o);
+  sim.q.col(2).setConstant(0.5);
+  try {
+    sim.step(1e-3, 5);
+    EXPECT_NEAR(sim.t[2], 5e-3, 1e-15);
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("backend cuda: ", 0), 0u) << e.what();
+    EXPECT_EQ(sim.t[2], 0.0);
+    EXPECT_EQ(sim.q(1, 2), 0.5);
+  }
+  sim.options.backend = obliq::Backend::reference;
+  EXPECT_THROW(sim.step(1e-3), std::invalid_argument);
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "obliq/simulator.hpp"
+#include "support/sim_scenes.hpp"
 
 namespace {
 
@@ -228,29 +229,12 @@ TEST(Energy, EventDrivenNeverGainsEnergy) {
   }
 }
 
-const char* kLeggedUrdf = R"(<?xml version="1.0"?>
-<robot name="hopper">
-  <link name="base"><inertial><origin xyz="0 0 0"/><mass value="2"/>
-    <inertia ixx="0.02" iyy="0.03" izz="0.04" ixy="0" ixz="0" iyz="0"/></inertial></link>
-  <link name="thigh"><inertial><origin xyz="0 0 -0.1"/><mass value="0.5"/>
-    <inertia ixx="0.002" iyy="0.002" izz="0.0005" ixy="0" ixz="0" iyz="0"/></inertial></link>
-  <link name="shank"><inertial><origin xyz="0 0 -0.1"/><mass value="0.3"/>
-    <inertia ixx="0.001" iyy="0.001" izz="0.0003" ixy="0" ixz="0" iyz="0"/></inertial></link>
-  <joint name="hip" type="revolute"><parent link="base"/><child link="thigh"/>
-    <origin xyz="0.1 0 0"/><axis xyz="0 1 0"/><limit lower="-3" upper="3" effort="10" velocity="10"/></joint>
-  <joint name="knee" type="revolute"><parent link="thigh"/><child link="shank"/>
-    <origin xyz="0 0 -0.2"/><axis xyz="0 1 0"/><limit lower="-3" upper="3" effort="10" velocity="10"/></joint>
-</robot>)";
-
 // Every built-in model and a URDF (free base, contacts added as on the command line) run both
 // integrators from a drop with status ok, and the contacts stop the fall.
 TEST(AllModels, BothIntegratorsRun) {
   std::vector<model::Model> models;
   for (const auto& info : model::builtin_models()) models.push_back(model::builtin_model(info.name));
-  model::Model urdf = model::load_urdf_string(kLeggedUrdf, /*free_base=*/true, "hopper");
-  model::add_ground_contact(urdf, "shank", Eigen::Vector3d(0, 0, -0.2), 0.0);
-  model::add_ground_contact(urdf, "base", Eigen::Vector3d(-0.1, 0, 0), 0.0);
-  models.push_back(urdf);
+  models.push_back(obliq::test::scene_model("hopper"));
   for (const model::Model& m : models) {
     for (const Integrator integ : {Integrator::moreau_jean, Integrator::event_driven}) {
       SimOptions o;

@@ -1,0 +1,102 @@
+// cuda/sim_glue.hpp: the Simulator's step on the cuda backend as a sequence over a memory
+// object: mirror the batch (the model as two flat arrays, the raw systems, state, controls) into
+// the memory, cut it into chunks whose scratch fits, run the kernel body over each chunk, copy
+// the state back. cuda/sim_kernels.cu runs it with device memory and a kernel launch per chunk;
+// tests/cuda_emulation with host vectors and a host loop over the body (cuda/sim_body.hpp).
+//
+// Mem: U* up(const U* host, std::size_t n)   a copy of n elements in that memory
+//      void down(U* host, const U* copy, std::size_t n)
+//      T* scratch(std::size_t n)             n elements of scratch
+// Host code, no CUDA headers.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <stdexcept>
+#include <vector>
+
+#include "chunks.hpp"
+#include "flat_model.hpp"
+#include "sim_body.hpp"
+
+namespace obliq::cuda::detail {
+
+// True when some scenario has some mu != 0 (the frictional step's scratch is then needed).
+template <class T> bool any_friction(const sim::BatchArrays<T>& h) {
+  if (h.controls.mu == nullptr) return false;
+  for (std::size_t k = 0; k < h.count * std::size_t(h.controls.m_u); ++k)
+    if (!(h.controls.mu[k] == T(0))) return true;
+  return false;
+}
+
+// The batch's arrays copied into `mem` (the torques gathered into count x nv).
+template <class T, class Mem> sim::BatchArrays<T> mirror(const sim::BatchArrays<T>& h, Mem& mem) {
+  sim::BatchArrays<T> d = h;
+  const std::size_t c = h.count;
+  if (h.is_model) {
+    const FlatModel<T> f = flatten(h.model);
+    d.model = flat_view(h.model, mem.up(f.ints.data(), f.ints.size()), mem.up(f.reals.data(), f.reals.size()));
+    d.gravity = mem.up(h.gravity, 3 * c);
+  } else {
+    const sim::LinearArrays<T>& r = h.raw;
+    const std::size_t n = r.n, mb = r.mb, mu = r.mu;
+    d.raw.M = mem.up(r.M, c * n * n);
+    d.raw.h = mem.up(r.h, c * n);
+    d.raw.A_b = mem.up(r.A_b, c * mb * n);
+    d.raw.A_u = mem.up(r.A_u, c * mu * n);
+    d.raw.phi_u = mem.up(r.phi_u, c * mu);
+    d.raw.A_t = r.A_t ? mem.up(r.A_t, c * std::size_t(r.tdim - 1) * mu * n) : nullptr;
+  }
+  const sim::StateArrays<T>& s = h.state;
+  const std::size_t nq = s.nq, nv = s.nv, mu = s.m_u;
+  d.state.q = mem.up(s.q, c * nq);
+  d.state.v = mem.up(s.v, c * nv);
+  d.state.t = mem.up(s.t, c);
+  d.state.active = mem.up(s.active, c * mu);
+  d.state.impacts = mem.up(s.impacts, c);
+  d.state.lcp_solves = mem.up(s.lcp_solves, c);
+  d.state.status = mem.up(s.status, c);
+  d.state.last_impact_time = mem.up(s.last_impact_time, c);
+  d.state.last_impact_v = mem.up(s.last_impact_v, c * nv);
+  const sim::ControlArrays<T>& u = h.controls;
+  std::vector<T> torques(c * nv);
+  for (std::size_t i = 0; i < c; ++i)
+    for (std::size_t k = 0; k < nv; ++k) torques[i * nv + k] = u.u[std::ptrdiff_t(i) * u.u_ss + std::ptrdiff_t(k) * u.u_es];
+  d.controls.u = mem.up(torques.data(), torques.size());
+  d.controls.u_ss = std::ptrdiff_t(nv);
+  d.controls.u_es = 1;
+  d.controls.e = mem.up(u.e, c * mu);
+  d.controls.mu = u.mu ? mem.up(u.mu, c * mu) : nullptr;
+  return d;
+}
+
+// The state of the copy `d` back into the host batch `h`.
+template <class T, class Mem> void download_state(const sim::BatchArrays<T>& h, const sim::BatchArrays<T>& d, Mem& mem) {
+  const std::size_t c = h.count, nq = h.state.nq, nv = h.state.nv, mu = h.state.m_u;
+  mem.down(h.state.q, d.state.q, c * nq);
+  mem.down(h.state.v, d.state.v, c * nv);
+  mem.down(h.state.t, d.state.t, c);
+  mem.down(h.state.active, d.state.active, c * mu);
+  mem.down(h.state.impacts, d.state.impacts, c);
+  mem.down(h.state.lcp_solves, d.state.lcp_solves, c);
+  mem.down(h.state.status, d.state.status, c);
+  mem.down(h.state.last_impact_time, d.state.last_impact_time, c);
+  mem.down(h.state.last_impact_v, d.state.last_impact_v, c * nv);
+}
+
+// One step() of the whole batch: launch(d, s0, chunk, scratch, ws) runs the body over scenarios
+// [s0, s0 + chunk) of the copy d.
+template <class T, class Mem, class Launch>
+void run_simulation(const sim::BatchArrays<T>& h, const sim::StepParams<T>& p, std::size_t scratch_bytes, Mem& mem,
+                    Launch&& launch) {
+  if (h.count == 0) return;
+  const sim::BatchArrays<T> d = mirror(h, mem);
+  const std::size_t ws = sim_scratch(d, p, any_friction(h));
+  const std::size_t per_chunk = std::min(h.count, scratch_bytes / (ws * sizeof(T)));
+  if (per_chunk == 0) throw std::runtime_error("obliq cuda: scratch too small for one scenario of the Simulator");
+  T* scratch = mem.scratch(per_chunk * ws);
+  for_each_chunk<T>(h.count, ws, scratch_bytes, [&](std::size_t s0, std::size_t n) { launch(d, s0, n, scratch, ws); });
+  download_state(h, d, mem);
+}
+
+}  // namespace obliq::cuda::detail

@@ -1,0 +1,193 @@
+// tests/cuda_emulation/simulator_glue_test.cpp: the cuda backend's Simulator step emulated on the
+// host: cuda/sim_glue.hpp's sequence (the model flattened and copied, raw systems, state and
+// controls copied, chunks cut by scratch size, the state copied back) with host vectors as the
+// memory and a host loop over the kernel body (cuda/sim_body.hpp) per chunk, scenarios in
+// reverse order, scratch filled with NaN. It must reproduce the cpu Simulator bit for bit:
+// both run the same advance() on the same data with the same arena sizes per call... except
+// that the emulated arena is the chunk's (largest) workspace, which only ever changes whether
+// an overflow happens, never a value.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "obliq/sim/batch_views.hpp"
+#include "obliq/simulator.hpp"
+#include "sim_glue.hpp"
+#include "support/sim_scenes.hpp"
+
+namespace {
+
+using obliq::SimOptions;
+using obliq::Simulator;
+using obliq::Status;
+using obliq::sim::Integrator;
+namespace cu = obliq::cuda::detail;
+namespace fr = obliq::friction;
+
+// Host memory standing in for the device's: every copy a fresh vector, kept until the end.
+template <class T> struct HostMemory {
+  std::vector<std::shared_ptr<void>> keep;
+  template <class U> U* up(const U* host, std::size_t n) {
+    auto v = std::make_shared<std::vector<U>>(host, host + n);
+    keep.push_back(v);
+    return v->data();
+  }
+  template <class U> void down(U* host, const U* copy, std::size_t n) { std::copy(copy, copy + n, host); }
+  T* scratch(std::size_t n) {
+    auto v = std::make_shared<std::vector<T>>(n, std::numeric_limits<T>::quiet_NaN());
+    keep.push_back(v);
+    return v->data();
+  }
+};
+
+// One step(dt, steps) of `sim` as the cuda backend does it, with scratch for `per_chunk` scenarios.
+template <class T> int emulated_step(Simulator<T>& sim, T dt, int steps, std::size_t per_chunk) {
+  const auto h = sim.arrays(obliq::HostArray<const T>{sim.u.data(), sim.nv(), 1});
+  const auto p = sim.step_params();
+  const std::size_t ws = cu::sim_scratch(h, p, cu::any_friction(h));
+  HostMemory<T> mem;
+  int chunks = 0;
+  cu::run_simulation(h, p, per_chunk * ws * sizeof(T), mem,
+                     [&](const obliq::sim::BatchArrays<T>& d, std::size_t s0, std::size_t n, T* scratch, std::size_t w) {
+                       ++chunks;
+                       for (std::size_t i = n; i-- > 0;) cu::sim_step_body(d, p, dt, steps, s0, n, i, scratch, w);
+                     });
+  return chunks;
+}
+
+template <class T, class U> bool same_bits(const U& a, const U& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), sizeof(*a.data()) * a.size()) == 0;
+}
+
+// cpu vs emulated: the whole state, bit for bit. Returns the impacts of the cpu run.
+template <class T> std::int64_t expect_same_state(const Simulator<T>& cpu, const Simulator<T>& emu, const std::string& what) {
+  EXPECT_TRUE((same_bits<T>(cpu.q, emu.q))) << what << ": q";
+  EXPECT_TRUE((same_bits<T>(cpu.v, emu.v))) << what << ": v";
+  EXPECT_TRUE((same_bits<T>(cpu.t, emu.t))) << what << ": t";
+  EXPECT_TRUE((same_bits<T>(cpu.last_impact_time, emu.last_impact_time))) << what << ": last_impact_time";
+  EXPECT_TRUE((same_bits<T>(cpu.last_impact_v, emu.last_impact_v))) << what << ": last_impact_v";
+  EXPECT_EQ(cpu.active, emu.active) << what;
+  EXPECT_EQ(cpu.impacts, emu.impacts) << what;
+  EXPECT_EQ(cpu.lcp_solves, emu.lcp_solves) << what;
+  EXPECT_EQ(cpu.status, emu.status) << what;
+  std::int64_t hits = 0;
+  for (auto i : cpu.impacts) hits += i;
+  return hits;
+}
+
+struct Case {
+  Integrator integrator;
+  const char* friction;  // "none", "cone", "pyramid"
+};
+const Case kCases[] = {{Integrator::moreau_jean, "none"},  {Integrator::moreau_jean, "cone"},
+                       {Integrator::moreau_jean, "pyramid"}, {Integrator::event_driven, "none"},
+                       {Integrator::event_driven, "cone"},  {Integrator::event_driven, "pyramid"}};
+
+SimOptions options_of(const Case& c) {
+  SimOptions o;
+  o.integrator = c.integrator;
+  o.friction = std::string(c.friction) == "pyramid" ? fr::Formulation::pyramid : fr::Formulation::cone;
+  o.threads = 1;
+  return o;
+}
+
+// 5 scenarios in 3 chunks (2 + 2 + 1), three step() calls of several steps each.
+template <class T> void model_scenes_match() {
+  for (const char* name : {"ball", "cradle", "biped5", "quadruped", "hopper"}) {
+    const obliq::model::Model m = obliq::test::scene_model(name);
+    for (const Case& c : kCases) {
+      const bool friction = std::string(c.friction) != "none";
+      const SimOptions o = options_of(c);
+      Simulator<T> cpu = obliq::test::dropped<T>(m, 5, o, friction), emu = obliq::test::dropped<T>(m, 5, o, friction);
+      const bool md = c.integrator == Integrator::moreau_jean;
+      const T dt = T(md ? 2e-3 : 5e-3);
+      const int steps = md ? 10 : 4;
+      for (int call = 0; call < 3; ++call) {
+        cpu.step(dt, steps);
+        EXPECT_EQ(emulated_step(emu, dt, steps, 2), 3);
+      }
+      const std::string what = std::string(name) + " " + obliq::sim::integrator_name(c.integrator) + " " + c.friction;
+      EXPECT_GT(expect_same_state(cpu, emu, what), 0) << what << ": nothing landed, the comparison shows little";
+    }
+  }
+}
+
+TEST(SimulatorGlue, ModelScenesMatchTheCpuSimulatorDouble) { model_scenes_match<double>(); }
+TEST(SimulatorGlue, ModelScenesMatchTheCpuSimulatorFloat) { model_scenes_match<float>(); }
+
+template <class T> void raw_scenes_match() {
+  for (const Case& c : kCases) {
+    const bool friction = std::string(c.friction) != "none";
+    const SimOptions o = options_of(c);
+    Simulator<T> cpu = obliq::test::raw_bars<T>(7, o, friction), emu = obliq::test::raw_bars<T>(7, o, friction);
+    for (int call = 0; call < 4; ++call) {
+      cpu.step(T(5e-3), 6);
+      EXPECT_EQ(emulated_step(emu, T(5e-3), 6, 3), 3);
+    }
+    const std::string what = std::string("raw bar ") + obliq::sim::integrator_name(c.integrator) + " " + c.friction;
+    EXPECT_GT(expect_same_state(cpu, emu, what), 0) << what;
+  }
+}
+
+TEST(SimulatorGlue, RawSystemsMatchTheCpuSimulatorDouble) { raw_scenes_match<double>(); }
+TEST(SimulatorGlue, RawSystemsMatchTheCpuSimulatorFloat) { raw_scenes_match<float>(); }
+
+// A copy of the model through flatten / flat_view reads the same numbers as the model itself.
+TEST(SimulatorGlue, FlatModelViewReadsTheModel) {
+  const obliq::model::Model m = obliq::test::scene_model("quadruped");
+  const auto v = m.view();
+  const cu::FlatModel<double> f = cu::flatten(v);
+  const auto w = cu::flat_view(v, f.ints.data(), f.reals.data());
+  EXPECT_EQ(f.ints.size(), std::size_t(4 * m.nbodies() + 2 * m.ncontacts()));
+  EXPECT_EQ(f.reals.size(), std::size_t(28 * m.nbodies() + 10 * m.ncontacts()));
+  for (int i = 0; i < m.nbodies(); ++i) {
+    EXPECT_EQ(w.parent[i], m.parent[i]);
+    EXPECT_EQ(w.idx_v[i], m.idx_v[i]);
+    EXPECT_EQ(w.mass[i], m.mass[i]);
+    for (int k = 0; k < 9; ++k) EXPECT_EQ(w.inertia[9 * i + k], m.inertia[9 * i + k]);
+  }
+  for (int c = 0; c < m.ncontacts(); ++c) {
+    EXPECT_EQ(w.contact_body_b[c], m.contact_body_b[c]);
+    EXPECT_EQ(w.contact_offset[c], m.contact_offset[c]);
+    for (int k = 0; k < 3; ++k) EXPECT_EQ(w.contact_normal[3 * c + k], m.contact_normal[3 * c + k]);
+  }
+}
+
+// Torques shared by every scenario (scenario stride 0) are gathered per scenario: the same
+// trajectories as the cpu Simulator given the same shared row.
+TEST(SimulatorGlue, SharedTorquesAreGathered) {
+  SimOptions o;
+  o.threads = 1;
+  const obliq::model::Model m = obliq::test::scene_model("biped5");
+  Simulator<double> cpu = obliq::test::dropped<double>(m, 4, o, true), emu = obliq::test::dropped<double>(m, 4, o, true);
+  std::vector<double> tau(std::size_t(m.nv), 0.0);
+  for (int k = 3; k < m.nv; ++k) tau[std::size_t(k)] = 0.5 * k - 2;
+  const obliq::HostArray<const double> shared{tau.data(), 0, 1};
+  cpu.step(2e-3, 20, shared);
+  const auto h = emu.arrays(shared);
+  const auto p = emu.step_params();
+  HostMemory<double> mem;
+  cu::run_simulation(h, p, std::size_t(1) << 24, mem,
+                     [&](const obliq::sim::BatchArrays<double>& d, std::size_t s0, std::size_t n, double* scratch,
+                         std::size_t w) {
+                       for (std::size_t i = 0; i < n; ++i) cu::sim_step_body(d, p, 2e-3, 20, s0, n, i, scratch, w);
+                     });
+  EXPECT_GT(expect_same_state(cpu, emu, "biped5 shared torques"), 0);
+  for (std::size_t s = 0; s < 4; ++s) EXPECT_EQ(emu.status[s], Status::ok);
+}
+
+// Scratch smaller than one scenario's workspace: a clear error, nothing stepped.
+TEST(SimulatorGlue, ScratchTooSmallIsAnError) {
+  Simulator<double> sim(obliq::test::scene_model("ball"), 2, SimOptions{});
+  const auto h = sim.arrays(obliq::HostArray<const double>{sim.u.data(), sim.nv(), 1});
+  HostMemory<double> mem;
+  EXPECT_THROW(cu::run_simulation(h, sim.step_params(), 8, mem, [](auto&&...) {}), std::runtime_error);
+  EXPECT_EQ(sim.t[0], 0.0);
+}
+
+}  // namespace
