@@ -55,8 +55,12 @@ OBLIQ_HD std::size_t event_driven_workspace(int nq, int nv, int m_b, int m_u, st
   const std::size_t acc = system_eval_size<T>(nv, m) + std::size_t(m) + 2 * std::size_t(m_u) + max_(system_ws, dyn) + 16;
   const std::size_t rk4 = 3 * std::size_t(nq) + 5 * std::size_t(nv) + acc;
   const std::size_t impact_ws = std::size_t(2 * nv + m + m_u + 4) + imp;
+  // The rest guard (settle_slow_contacts): the acceleration, then the projection on k rows.
+  const int k = m_u * max_(dim, 1);
+  const std::size_t settle = std::size_t(nv) + max_(acc, std::size_t(k) * nv + 2 * std::size_t(nv) + std::size_t(m_b + k) +
+                                                             2 * std::size_t(k) + 8 + impact_workspace_size<T>(nv, m_b, k));
   return system_eval_size<T>(nv, m) + tangents + 2 * std::size_t(nq) + 2 * std::size_t(nv) + 6 * std::size_t(m_u) + 16 +
-         max_(max_(rk4, impact_ws), system_ws) + 16;
+         max_(max_(max_(rk4, impact_ws), system_ws), settle) + 16;
 }
 
 // The friction inputs of a step (tangent rows and drift of `ev`, the controls' mu).
@@ -201,6 +205,100 @@ OBLIQ_HD Status cancel_rebounds(const System& sys, const StepParams<T>& p, const
   return st;
 }
 
+// The rest guard (docs/simulator.md "Zeno guard"), used after max_impacts events (gap crossings
+// and slip stops) in one advance, and when the acceleration problem with the frozen sliding
+// directions has no certified answer. With the scenario's velocity scale at the state
+//   V = max_i |(A v)_i| + interval max_i |(A a_f + Adot v)_i|   (normal and tangent rows;
+//       a_f = M^-1 (u - h): the acceleration of the applied forces, no contact acting),
+// and v_rest = tol_c V (tol_c: the mechanics certificate's relative tolerance, 1e-6 double,
+// 1e-3 float), it brings to rest
+//   - a free row that is closed (phi <= gap_tol) and grazes, |(A_u v)_i| <= v_rest, and
+//   - the slip of a held contact sliding slowly, vel_tol < |A_t v| <= v_rest,
+// by the plastic projection (the projection law with target 0) on those rows, on the normal rows
+// of the held contacts (which stay at rest) and the bilateral rows: min 1/2 |v+ - v|_M^2 with
+// A_b v+ = 0 and those rows' velocities 0. The velocity moves by at most about v_rest: the size
+// of a velocity error the certificate accepts. `settled`: the rows brought to rest (0: nothing
+// done, v untouched).
+template <class T, class System>
+OBLIQ_HD Status settle_slow_contacts(const System& sys, const StepParams<T>& p, const ControlView<T>& c,
+                                     const SystemEval<T>& ev, VecView<const std::uint8_t> held, T interval, const StateView<T>& s, int& settled, Arena<T>& arena) {
+  const int nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u(), m = m_b + m_u;
+  const int d1 = ev.A_t.rows > 0 ? ev.A_t.rows / m_u : 0;
+  settled = 0;
+  const std::size_t mark = arena.mark();
+  VecView<T> a = arena.vec(nv);
+  VecView<std::uint8_t> none_held = take_flags(m_u, arena);
+  if (arena.overflow) return Status::bad_shape;
+  for (int i = 0; i < m_u; ++i) none_held[i] = 0;
+  Status st = held_acceleration(sys, p, c, s.q.as_const(), s.v.as_const(), none_held.as_const(), a, arena);
+  if (st != Status::ok) {
+    arena.release(mark);
+    return st;
+  }
+  const VecView<const T> v = s.v.as_const(), av = a.as_const();
+  T speed = T(0), accel = T(0);
+  for (int i = m_b; i < m; ++i) {
+    speed = max_(speed, abs_(dense::dot(ev.A.row(i), v)));
+    accel = max_(accel, abs_(dense::dot(ev.A.row(i), av) + ev.Adot_qdot[i]));
+  }
+  for (int i = 0; i < ev.A_t.rows; ++i) {
+    speed = max_(speed, abs_(dense::dot(ev.A_t.row(i), v)));
+    accel = max_(accel, abs_(dense::dot(ev.A_t.row(i), av) + (ev.Adot_qdot_t.size > 0 ? ev.Adot_qdot_t[i] : T(0))));
+  }
+  const T v_rest = certificate_tolerance<T>::rel * (speed + interval * accel);
+  // The rows to hold at velocity 0: grazing rows, the held contacts' normal rows, slow slips.
+  const int k_max = m_u * (1 + d1);
+  MatView<T> rows = arena.mat(k_max, nv);
+  VecView<T> v_plus = arena.vec(nv), impulse = arena.vec(nv), lambda = arena.vec(m_b + k_max), gap = arena.vec(k_max);
+  VecView<std::uint8_t> flags = take_flags(k_max, arena);
+  T* slots = arena.take(4);
+  if (arena.overflow) {
+    arena.release(mark);
+    return Status::bad_shape;
+  }
+  int k = 0;
+  for (int i = 0; i < m_u; ++i) {
+    const T rate = dense::dot(ev.A.row(m_b + i), v);
+    const bool grazing = !held[i] && ev.phi[m_b + i] <= p.gap_tol && abs_(rate) <= v_rest;
+    settled += grazing;
+    if (held[i] || grazing) dense::copy(ev.A.row(m_b + i), rows.row(k++));
+    if (!held[i] || d1 == 0 || c.mu[i] == T(0)) continue;
+    T slip2 = T(0);
+    for (int j = 0; j < d1; ++j) slip2 += dense::dot(ev.A_t.row(d1 * i + j), v) * dense::dot(ev.A_t.row(d1 * i + j), v);
+    const T slip = std::sqrt(slip2);
+    if (!(slip > p.vel_tol && slip <= v_rest)) continue;
+    ++settled;
+    for (int j = 0; j < d1; ++j) dense::copy(ev.A_t.row(d1 * i + j), rows.row(k++));
+  }
+  if (settled > 0) {
+    for (int i = 0; i < k; ++i) gap[i] = T(-1);
+    const T zero = T(0);
+    const VecView<const T> none{&zero, nv, 0}, plastic{&zero, k, 0};
+    ScenarioView<T> in;
+    in.n = nv;
+    in.m_b = m_b;
+    in.m_u = k;
+    in.M = ev.M.as_const();
+    in.qdot = v;
+    in.h = ev.h.as_const();
+    in.i_u = none;
+    in.A_b = ev.A.as_const().top_rows(m_b);
+    in.A_u = rows.as_const().top_rows(k);
+    in.phi_u = gap.as_const().segment(0, k);
+    in.Adot_qdot = ev.Adot_qdot.as_const();
+    in.e = plastic;
+    in.law = Law::projection;
+    in.gap_tol = T(0);
+    in.vel_tol = no_velocity_condition<T>();
+    std::uint8_t consistent = 0;
+    st = impact(in, ImpactView<T>{v_plus, impulse, lambda.segment(0, m_b + k), flags.segment(0, k), slots, slots + 1, &consistent},
+                arena);
+    if (st == Status::ok) dense::copy(v_plus.as_const(), s.v);
+  }
+  arena.release(mark);
+  return st;
+}
+
 // Resolves the impacts at the state (closed rows that approach): the core's impact(). Returns
 // the number of approaching rows (0: nothing done).
 template <class T, class System>
@@ -268,7 +366,7 @@ OBLIQ_HD Status event_driven_advance(const System& sys, const StepParams<T>& p, 
   const T max_step = p.max_step > T(0) ? p.max_step : interval;
   const T eps = scalar_traits<T>::eps;
   const long long budget = 64 + 4LL * p.max_impacts + 4LL * (long long)(interval / max_step + T(1));
-  int impacts_here = 0;
+  int impacts_here = 0, events_here = 0;  // impacts, and steps ended at an event, in this advance
   Status st = Status::ok;
   for (long long turn = 0; st == Status::ok && *s.t < t_end; ++turn) {
     if (turn > budget) {
@@ -305,6 +403,13 @@ OBLIQ_HD Status event_driven_advance(const System& sys, const StepParams<T>& p, 
       if (sliding) f0 = min_(f0, n);
     }
     const MatView<const T> sv = slide0.as_const();
+    if (events_here >= p.max_impacts) {
+      // Rest guard: grazing rows and slow slips come to rest (settle_slow_contacts).
+      int settled = 0;
+      st = settle_slow_contacts(sys, p, c, ev, held.as_const(), interval, s, settled, arena);
+      if (st != Status::ok) break;
+      if (settled > 0) continue;
+    }
     const T remaining = t_end - *s.t;
     const bool last = remaining <= max_step;
     const T dt = last ? remaining : max_step;
@@ -312,6 +417,16 @@ OBLIQ_HD Status event_driven_advance(const System& sys, const StepParams<T>& p, 
     const VecView<const std::uint8_t> hv = held.as_const();
     const VecView<const T> bv = base.as_const();
     st = rk4_step(sys, p, c, q0, v0, hv, dt, q1, v1, arena, sv);
+    if (with_friction && (st == Status::no_convergence || st == Status::infeasible || st == Status::ambiguous)) {
+      // No certified acceleration with the frozen sliding directions: a slip below v_rest has a
+      // direction of rounding noise; bring it to rest and try again (settle_slow_contacts).
+      int settled = 0;
+      const Status rest = settle_slow_contacts(sys, p, c, ev, hv, interval, s, settled, arena);
+      if (rest == Status::ok && settled > 0) {
+        st = Status::ok;
+        continue;
+      }
+    }
     T f1 = T(0);
     if (st == Status::ok) st = free_gap(sys, q1.as_const(), v1.as_const(), hv, bv, ev, f1, arena, sv);
     if (st != Status::ok) break;
@@ -374,6 +489,7 @@ OBLIQ_HD Status event_driven_advance(const System& sys, const StepParams<T>& p, 
     }
     dense::copy(q1.as_const(), s.q);
     dense::copy(v1.as_const(), s.v);
+    events_here += tau < dt;
     *s.t = (last && tau == dt) ? t_end : *s.t + tau;
   }
   arena.release(mark);

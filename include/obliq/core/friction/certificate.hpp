@@ -5,7 +5,7 @@
 //   natural map  F_c = (r_c - proj_{K_mu}(r_c - rho_c u_hat_c)) / rho_c     (F5), zero iff the law holds;
 //   normal       |min(r_N / rho_c, u_N)|                                   (complementarity);
 //   cone         max(0, |r_T| - mu r_N) / rho_c                            (cone membership);
-//   dissipation  min(|u_T|, |r_T + mu r_N u_T / |u_T|| / rho_c)            (sliding opposes r_T);
+//   dissipation  | |u_T| r_T + mu r_N u_T | / max(mu |r_N| + |r_T|, rho_c s_c)   (sliding opposes r_T);
 // for a contact with a prescribed sliding direction s_c: the normal residual and
 // |r_T + mu r_N s_c| / rho_c; for an equality row i: |u_i|.
 // Each is compared with the contact's own scale
@@ -37,10 +37,10 @@ template <class T> OBLIQ_HD void project_cone(T* x, int dim, T mu) {
   for (int j = 1; j < dim; ++j) x[j] = t > T(0) ? mu * a * x[j] / t : T(0);
 }
 
-// Residuals of one contact (rows first..first+dim-1 of r and u), as listed above. Returns the
-// largest of them; `nat` gets the natural map alone.
+// Residuals of one contact (rows first..first+dim-1 of r and u; `scale` its s_c), as listed above.
+// Returns the largest of them; `nat` gets the natural map alone.
 template <class T>
-OBLIQ_HD T contact_residual(const T* r, const T* u, int dim, T mu, T rho, const T* slide, T& nat) {
+OBLIQ_HD T contact_residual(const T* r, const T* u, int dim, T mu, T rho, T scale, const T* slide, T& nat) {
   T ut2 = T(0), rt2 = T(0);
   for (int j = 1; j < dim; ++j) ut2 += u[j] * u[j], rt2 += r[j] * r[j];
   const T ut = std::sqrt(ut2), rt = std::sqrt(rt2);
@@ -64,13 +64,19 @@ OBLIQ_HD T contact_residual(const T* r, const T* u, int dim, T mu, T rho, const 
   nat = std::sqrt(f2) / rho;
   worst = max_(worst, nat);
   worst = max_(worst, max_(T(0), rt - mu * r[0]) / rho);  // cone
-  if (ut > T(0)) {                                       // maximal dissipation
+  // Maximal dissipation in product form (F5): |u_T| r_T + mu r_N u_T = 0, divided by the force
+  // R_c = max(mu |r_N| + |r_T|, rho_c s_c) (velocity units, <= |u_T|). No division by |u_T|: a slow
+  // slip's direction, known only to rounding / |u_T|, enters with weight |u_T|, so the residual's
+  // rounding floor is that of u itself; rho_c s_c keeps a reaction of rounding size (a separating
+  // contact's) from being judged on its own noise (docs/friction.md (F5)).
+  const T weight = max_(mu * abs_(r[0]) + rt, rho * scale);
+  if (ut > T(0) && weight > T(0)) {
     T d2 = T(0);
     for (int j = 1; j < dim; ++j) {
-      const T d = r[j] + mu * r[0] * u[j] / ut;
+      const T d = ut * (r[j] / weight) + mu * (r[0] / weight) * u[j];
       d2 += d * d;
     }
-    worst = max_(worst, min_(ut, std::sqrt(d2) / rho));
+    worst = max_(worst, std::sqrt(d2));
   }
   return worst;
 }
@@ -111,8 +117,9 @@ template <class T> OBLIQ_HD Status certify(const Problem<T>& p, VecView<const T>
     if (sl)
       for (int j = 0; j < p.dim - 1; ++j) sc[j] = p.slide(c, j);
     T nat;
-    const T res = contact_residual(rc, uc, p.dim, p.mu[c], contact_rho(p, f, p.dim), sl ? sc : nullptr, nat);
-    account(res, rows_scale(p, f, p.dim, rmax), c);
+    const T scale = rows_scale(p, f, p.dim, rmax);
+    const T res = contact_residual(rc, uc, p.dim, p.mu[c], contact_rho(p, f, p.dim), scale, sl ? sc : nullptr, nat);
+    account(res, scale, c);
   }
   return pass ? Status::ok : Status::no_convergence;
 }
