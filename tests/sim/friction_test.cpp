@@ -15,9 +15,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "obliq/model/contact_rows.hpp"
-#include "obliq/model/kinematics.hpp"
 #include "obliq/simulator.hpp"
+#include "support/contact_points.hpp"
 
 namespace {
 
@@ -30,6 +29,7 @@ using obliq::Simulator;
 using obliq::Status;
 using obliq::sim::Integrator;
 namespace model = obliq::model;
+using obliq::test::contact_points;
 
 constexpr double g = 9.81;
 
@@ -297,23 +297,6 @@ TEST(MoreauJeanFriction, ZeroMuIsTheFrictionlessStepBitForBit) {
       EXPECT_EQ(0, std::memcmp(plain.v.data(), sim->v.data(), sizeof(double) * 3)) << integrator_name(integ);
     }
   }
-}
-
-// World positions of the model's unilateral contact points (point a) at q.
-std::vector<Eigen::Vector3d> contact_points(const model::Model& m, const Eigen::VectorXd& q) {
-  const model::ModelView<double> mv = m.view();
-  std::vector<double> block(model::data_size(mv));
-  const model::DataView<double> d = model::data_view(mv, block.data());
-  const Eigen::VectorXd v = Eigen::VectorXd::Zero(m.nv);
-  EXPECT_EQ(model::forward_kinematics(mv, d, obliq::VecView<const double>{q.data(), int(q.size()), 1},
-                                      obliq::VecView<const double>{v.data(), int(v.size()), 1}),
-            Status::ok);
-  std::vector<Eigen::Vector3d> out;
-  for (int r = m.n_bilateral; r < mv.ncontacts; ++r) {
-    const auto p = model::world_point(d, mv.contact_body_a[r], mv.contact_point_a + 3 * r);
-    out.emplace_back(p[0], p[1], p[2]);
-  }
-  return out;
 }
 
 // The built-in quadruped standing on crouched legs (hip flexion 0.5, knee -1: each foot right

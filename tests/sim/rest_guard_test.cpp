@@ -8,40 +8,19 @@
 #include <cstdio>
 #include <vector>
 
-#include "obliq/model/contact_rows.hpp"
-#include "obliq/model/kinematics.hpp"
 #include "obliq/simulator.hpp"
+#include "support/contact_points.hpp"
 
 namespace {
 
-using obliq::SimOptions;
-using obliq::Simulator;
-using obliq::Status;
-using obliq::sim::Integrator;
-namespace model = obliq::model;
+using namespace obliq;  // SimOptions, Simulator, Status
+using obliq::test::contact_points;
 
 SimOptions event_driven() {
   SimOptions o;
   o.threads = 1;
-  o.integrator = Integrator::event_driven;
+  o.integrator = sim::Integrator::event_driven;
   return o;
-}
-
-// The contact points of `m` at q (world coordinates).
-std::vector<Eigen::Vector3d> feet(const model::Model& m, const Eigen::VectorXd& q) {
-  const model::ModelView<double> mv = m.view();
-  std::vector<double> block(model::data_size(mv));
-  const model::DataView<double> d = model::data_view(mv, block.data());
-  const Eigen::VectorXd v = Eigen::VectorXd::Zero(m.nv);
-  EXPECT_EQ(model::forward_kinematics(mv, d, obliq::VecView<const double>{q.data(), int(q.size()), 1},
-                                      obliq::VecView<const double>{v.data(), int(v.size()), 1}),
-            Status::ok);
-  std::vector<Eigen::Vector3d> out;
-  for (int r = m.n_bilateral; r < mv.ncontacts; ++r) {
-    const auto p = model::world_point(d, mv.contact_body_a[r], mv.contact_point_a + 3 * r);
-    out.emplace_back(p[0], p[1], p[2]);
-  }
-  return out;
 }
 
 // A quadruped under PD torques (the state, the torques) at the start of a 5 ms advance, mu 0.8.
@@ -106,13 +85,13 @@ TEST(EventDrivenRestGuard, SlowSlipChatterComesToRest) {
   late.max_impacts = 100000;
   Simulator<double> guarded = quadruped_at(kSlipChatter, o), unguarded = quadruped_at(kSlipChatter, late);
   const int f = kSlipChatter.chattering_foot;
-  const Eigen::Vector3d start = feet(m, guarded.q.row(0).transpose())[f];
+  const Eigen::Vector3d start = contact_points(m, guarded.q.row(0).transpose())[f];
   guarded.step(5e-3);
   unguarded.step(5e-3);
   ASSERT_EQ(guarded.status[0], Status::ok);
   ASSERT_EQ(unguarded.status[0], Status::ok);
-  const double rest = (feet(m, guarded.q.row(0).transpose())[f] - start).head<2>().norm();
-  const double zigzag = (feet(m, unguarded.q.row(0).transpose())[f] - start).head<2>().norm();
+  const double rest = (contact_points(m, guarded.q.row(0).transpose())[f] - start).head<2>().norm();
+  const double zigzag = (contact_points(m, unguarded.q.row(0).transpose())[f] - start).head<2>().norm();
   std::printf("chattering foot moves %.3g m in 5 ms with the guard, %.3g m without\n", rest, zigzag);
   EXPECT_LT(rest, 1e-5);
   EXPECT_GT(zigzag, 10 * rest);
@@ -121,11 +100,11 @@ TEST(EventDrivenRestGuard, SlowSlipChatterComesToRest) {
 TEST(EventDrivenRestGuard, FrozenSlowSlipIsBroughtToRest) {
   const model::Model m = model::builtin_model("quadruped");
   Simulator<double> sim = quadruped_at(kFrozenSlowSlip, event_driven());
-  const Eigen::Vector3d start = feet(m, sim.q.row(0).transpose())[kFrozenSlowSlip.chattering_foot];
+  const Eigen::Vector3d start = contact_points(m, sim.q.row(0).transpose())[kFrozenSlowSlip.chattering_foot];
   sim.step(5e-3);
   ASSERT_EQ(sim.status[0], Status::ok);
   EXPECT_EQ(sim.t[0], 5e-3);
-  const Eigen::Vector3d end = feet(m, sim.q.row(0).transpose())[kFrozenSlowSlip.chattering_foot];
+  const Eigen::Vector3d end = contact_points(m, sim.q.row(0).transpose())[kFrozenSlowSlip.chattering_foot];
   std::printf("slow foot: moved %.3g m along the floor in 5 ms\n", (end - start).head<2>().norm());
 }
 

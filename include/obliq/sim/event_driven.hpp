@@ -57,7 +57,7 @@ OBLIQ_HD std::size_t event_driven_workspace(int nq, int nv, int m_b, int m_u, st
   const std::size_t impact_ws = std::size_t(2 * nv + m + m_u + 4) + imp;
   // The rest guard (settle_slow_contacts): the acceleration, then the projection on k rows.
   const int k = m_u * max_(dim, 1);
-  const std::size_t settle = std::size_t(nv) + max_(acc, std::size_t(k) * nv + 2 * std::size_t(nv) + std::size_t(m_b + k) +
+  const std::size_t settle = std::size_t(nv + m_u) + max_(acc, std::size_t(m_b + k) * nv + 2 * std::size_t(nv) + std::size_t(m_b + k) +
                                                              2 * std::size_t(k) + 8 + impact_workspace_size<T>(nv, m_b, k));
   return system_eval_size<T>(nv, m) + tangents + 2 * std::size_t(nq) + 2 * std::size_t(nv) + 6 * std::size_t(m_u) + 16 +
          max_(max_(max_(rk4, impact_ws), system_ws), settle) + 16;
@@ -179,28 +179,43 @@ OBLIQ_HD Status free_gap(const System& sys, VecView<const T> q, VecView<const T>
   return st;
 }
 
-// Cancels the normal velocity of the rows of `rows` (a plastic impact, projection law, e = 0,
-// on exactly those rows): the Zeno guard for a rebound too slow to reopen its gap within the
-// time resolution. They rest afterwards and are held.
-template <class T, class System>
-OBLIQ_HD Status cancel_rebounds(const System& sys, const StepParams<T>& p, const SystemEval<T>& ev,
-                                VecView<const std::uint8_t> rows, const StateView<T>& s, Arena<T>& arena) {
-  const int nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u(), m = m_b + m_u;
+// The plastic projection v+ = argmin 1/2 |v+ - v|_M^2 with A_b v+ = 0 and (A_u v+)_i = 0 on the
+// unilateral rows of `ev` whose gap is < 0 (the core's impact(), projection law, e = 0), v <- v+.
+template <class T>
+OBLIQ_HD Status plastic_projection(const SystemEval<T>& ev, int m_b, int m_u, VecView<const T> gap,
+                                   const StepParams<T>& p, const StateView<T>& s, VecView<std::uint8_t> active,
+                                   Arena<T>& arena) {
+  const int nv = ev.M.rows;
   const std::size_t mark = arena.mark();
-  VecView<T> v_plus = arena.vec(nv), impulse = arena.vec(nv), lambda = arena.vec(m), gap = arena.vec(m_u);
+  VecView<T> v_plus = arena.vec(nv), impulse = arena.vec(nv), lambda = arena.vec(m_b + m_u);
   T* slots = arena.take(4);
   if (arena.overflow) return Status::bad_shape;
-  for (int i = 0; i < m_u; ++i) gap[i] = rows[i] ? T(-1) : T(1);
   const T zero = T(0);
   const VecView<const T> none{&zero, nv, 0}, plastic{&zero, m_u, 0};
   StepParams<T> rule = p;
   rule.law = Law::projection;
   rule.gap_tol = T(0);
   rule.vel_tol = no_velocity_condition<T>();
-  const ScenarioView<T> in = impact_problem(ev, m_b, m_u, s.v.as_const(), gap.as_const(), none, plastic, rule);
+  const ScenarioView<T> in = impact_problem(ev, m_b, m_u, s.v.as_const(), gap, none, plastic, rule);
   std::uint8_t consistent = 0;
-  const Status st = impact(in, ImpactView<T>{v_plus, impulse, lambda, s.active, slots, slots + 1, &consistent}, arena);
+  const Status st = impact(in, ImpactView<T>{v_plus, impulse, lambda, active, slots, slots + 1, &consistent}, arena);
   if (st == Status::ok) dense::copy(v_plus.as_const(), s.v);
+  arena.release(mark);
+  return st;
+}
+
+// Cancels the normal velocity of the rows of `rows` (a plastic impact on exactly those rows):
+// the Zeno guard for a rebound too slow to reopen its gap within the time resolution. They rest
+// afterwards and are held.
+template <class T, class System>
+OBLIQ_HD Status cancel_rebounds(const System& sys, const StepParams<T>& p, const SystemEval<T>& ev,
+                                VecView<const std::uint8_t> rows, const StateView<T>& s, Arena<T>& arena) {
+  const int m_u = sys.m_u();
+  const std::size_t mark = arena.mark();
+  VecView<T> gap = arena.vec(m_u);
+  if (arena.overflow) return Status::bad_shape;
+  for (int i = 0; i < m_u; ++i) gap[i] = rows[i] ? T(-1) : T(1);
+  const Status st = plastic_projection(ev, sys.m_b(), m_u, gap.as_const(), p, s, s.active, arena);
   arena.release(mark);
   return st;
 }
@@ -246,54 +261,37 @@ OBLIQ_HD Status settle_slow_contacts(const System& sys, const StepParams<T>& p, 
     accel = max_(accel, abs_(dense::dot(ev.A_t.row(i), av) + (ev.Adot_qdot_t.size > 0 ? ev.Adot_qdot_t[i] : T(0))));
   }
   const T v_rest = certificate_tolerance<T>::rel * (speed + interval * accel);
-  // The rows to hold at velocity 0: grazing rows, the held contacts' normal rows, slow slips.
+  // The rows to hold at velocity 0 (after the bilateral rows): grazing rows, the held contacts'
+  // normal rows, slow slips' tangent rows; the same system otherwise.
   const int k_max = m_u * (1 + d1);
-  MatView<T> rows = arena.mat(k_max, nv);
-  VecView<T> v_plus = arena.vec(nv), impulse = arena.vec(nv), lambda = arena.vec(m_b + k_max), gap = arena.vec(k_max);
+  SystemEval<T> sel = ev;
+  sel.A = arena.mat(m_b + k_max, nv);
+  VecView<T> gap = arena.vec(k_max);
   VecView<std::uint8_t> flags = take_flags(k_max, arena);
-  T* slots = arena.take(4);
   if (arena.overflow) {
     arena.release(mark);
     return Status::bad_shape;
   }
-  int k = 0;
+  for (int i = 0; i < m_b; ++i) dense::copy(ev.A.row(i), sel.A.row(i));
+  int k = m_b;
   for (int i = 0; i < m_u; ++i) {
     const T rate = dense::dot(ev.A.row(m_b + i), v);
     const bool grazing = !held[i] && ev.phi[m_b + i] <= p.gap_tol && abs_(rate) <= v_rest;
     settled += grazing;
-    if (held[i] || grazing) dense::copy(ev.A.row(m_b + i), rows.row(k++));
+    if (held[i] || grazing) dense::copy(ev.A.row(m_b + i), sel.A.row(k++));
     if (!held[i] || d1 == 0 || c.mu[i] == T(0)) continue;
     T slip2 = T(0);
     for (int j = 0; j < d1; ++j) slip2 += dense::dot(ev.A_t.row(d1 * i + j), v) * dense::dot(ev.A_t.row(d1 * i + j), v);
     const T slip = std::sqrt(slip2);
     if (!(slip > p.vel_tol && slip <= v_rest)) continue;
     ++settled;
-    for (int j = 0; j < d1; ++j) dense::copy(ev.A_t.row(d1 * i + j), rows.row(k++));
+    for (int j = 0; j < d1; ++j) dense::copy(ev.A_t.row(d1 * i + j), sel.A.row(k++));
   }
+  k -= m_b;
   if (settled > 0) {
+    sel.A = sel.A.top_rows(m_b + k);
     for (int i = 0; i < k; ++i) gap[i] = T(-1);
-    const T zero = T(0);
-    const VecView<const T> none{&zero, nv, 0}, plastic{&zero, k, 0};
-    ScenarioView<T> in;
-    in.n = nv;
-    in.m_b = m_b;
-    in.m_u = k;
-    in.M = ev.M.as_const();
-    in.qdot = v;
-    in.h = ev.h.as_const();
-    in.i_u = none;
-    in.A_b = ev.A.as_const().top_rows(m_b);
-    in.A_u = rows.as_const().top_rows(k);
-    in.phi_u = gap.as_const().segment(0, k);
-    in.Adot_qdot = ev.Adot_qdot.as_const();
-    in.e = plastic;
-    in.law = Law::projection;
-    in.gap_tol = T(0);
-    in.vel_tol = no_velocity_condition<T>();
-    std::uint8_t consistent = 0;
-    st = impact(in, ImpactView<T>{v_plus, impulse, lambda.segment(0, m_b + k), flags.segment(0, k), slots, slots + 1, &consistent},
-                arena);
-    if (st == Status::ok) dense::copy(v_plus.as_const(), s.v);
+    st = plastic_projection(sel, m_b, k, gap.as_const().segment(0, k), p, s, flags.segment(0, k), arena);
   }
   arena.release(mark);
   return st;
