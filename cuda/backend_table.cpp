@@ -2,6 +2,7 @@
 // (src/cpu/cuda_backend.hpp). Only this symbol is looked up; everything else stays C++.
 #include "cpu/cuda_backend.hpp"
 #include "obliq/cuda.hpp"
+#include "sim_launch.hpp"
 
 namespace {
 
@@ -15,8 +16,15 @@ std::vector<obliq::LcpSolution> lcp(const std::vector<obliq::LcpProblem>& proble
   return obliq::cuda::solve_lcp_batch(problems, options);
 }
 
-const obliq::cpu::CudaBackend kTable{obliq::cpu::kCudaBackendAbi, &obliq::cuda::device_available,
-                                     &impact<double>, &impact<float>, &dynamics<double>, &dynamics<float>, &lcp};
+const obliq::cpu::CudaBackend kTable{obliq::cpu::kCudaBackendAbi,
+                                     &obliq::cuda::device_available,
+                                     &impact<double>,
+                                     &impact<float>,
+                                     &dynamics<double>,
+                                     &dynamics<float>,
+                                     &lcp,
+                                     &obliq::cuda::detail::simulate<double>,
+                                     &obliq::cuda::detail::simulate<float>};
 
 }  // namespace
 

@@ -18,6 +18,7 @@
 #include "obliq/core/mechanics/impact.hpp"
 #include "obliq/cuda.hpp"
 #include "obliq/reference.hpp"
+#include "require_device.hpp"
 #include "support/random_batch.hpp"
 
 namespace {
@@ -30,12 +31,6 @@ using obliq::Scenario;
 using obliq::Shape;
 using obliq::Status;
 namespace cu = obliq::cuda;
-
-#define OBLIQ_REQUIRE_DEVICE()                          \
-  do {                                                  \
-    std::string why_;                                   \
-    if (!cu::device_available(&why_)) GTEST_SKIP() << why_; \
-  } while (0)
 
 template <class T> double tolerance() { return std::is_same_v<T, double> ? 1e-7 : 3e-3; }
 

@@ -27,7 +27,6 @@ using obliq::Simulator;
 using obliq::Status;
 using obliq::sim::Integrator;
 namespace cu = obliq::cuda::detail;
-namespace fr = obliq::friction;
 
 // Host memory standing in for the device's: every copy a fresh vector, kept until the end.
 template <class T> struct HostMemory {
@@ -80,18 +79,13 @@ template <class T> std::int64_t expect_same_state(const Simulator<T>& cpu, const
   return hits;
 }
 
-struct Case {
-  Integrator integrator;
-  const char* friction;  // "none", "cone", "pyramid"
-};
-const Case kCases[] = {{Integrator::moreau_jean, "none"},  {Integrator::moreau_jean, "cone"},
-                       {Integrator::moreau_jean, "pyramid"}, {Integrator::event_driven, "none"},
-                       {Integrator::event_driven, "cone"},  {Integrator::event_driven, "pyramid"}};
+using obliq::test::Case;
+using obliq::test::kCases;
 
-SimOptions options_of(const Case& c) {
-  SimOptions o;
-  o.integrator = c.integrator;
-  o.friction = std::string(c.friction) == "pyramid" ? fr::Formulation::pyramid : fr::Formulation::cone;
+// One thread: the cpu runs are bitwise the same for any count (tests/sim), and OpenMP barriers
+// on an oversubscribed CI machine cost more than the runs.
+SimOptions one_thread(const Case& c) {
+  SimOptions o = obliq::test::options_of(c);
   o.threads = 1;
   return o;
 }
@@ -102,7 +96,7 @@ template <class T> void model_scenes_match() {
     const obliq::model::Model m = obliq::test::scene_model(name);
     for (const Case& c : kCases) {
       const bool friction = std::string(c.friction) != "none";
-      const SimOptions o = options_of(c);
+      const SimOptions o = one_thread(c);
       Simulator<T> cpu = obliq::test::dropped<T>(m, 5, o, friction), emu = obliq::test::dropped<T>(m, 5, o, friction);
       const bool md = c.integrator == Integrator::moreau_jean;
       const T dt = T(md ? 2e-3 : 5e-3);
@@ -123,7 +117,7 @@ TEST(SimulatorGlue, ModelScenesMatchTheCpuSimulatorFloat) { model_scenes_match<f
 template <class T> void raw_scenes_match() {
   for (const Case& c : kCases) {
     const bool friction = std::string(c.friction) != "none";
-    const SimOptions o = options_of(c);
+    const SimOptions o = one_thread(c);
     Simulator<T> cpu = obliq::test::raw_bars<T>(7, o, friction), emu = obliq::test::raw_bars<T>(7, o, friction);
     for (int call = 0; call < 4; ++call) {
       cpu.step(T(5e-3), 6);

@@ -107,4 +107,20 @@ template <class T> Simulator<T> raw_bars(std::size_t count, const SimOptions& o,
   return Simulator<T>(b, fr, o);
 }
 
+// The runs compared: each integrator without friction, with the cone and with the pyramid.
+struct Case {
+  sim::Integrator integrator;
+  const char* friction;  // "none", "cone", "pyramid"
+};
+inline const Case kCases[] = {{sim::Integrator::moreau_jean, "none"},  {sim::Integrator::moreau_jean, "cone"},
+                              {sim::Integrator::moreau_jean, "pyramid"}, {sim::Integrator::event_driven, "none"},
+                              {sim::Integrator::event_driven, "cone"},  {sim::Integrator::event_driven, "pyramid"}};
+
+inline SimOptions options_of(const Case& c) {
+  SimOptions o;
+  o.integrator = c.integrator;
+  o.friction = std::string(c.friction) == "pyramid" ? friction::Formulation::pyramid : friction::Formulation::cone;
+  return o;
+}
+
 }  // namespace obliq::test
