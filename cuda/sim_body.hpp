@@ -1,4 +1,4 @@
-// cuda/sim_body.hpp: what one thread of the Simulator's kernel does (cuda/sim_kernels.cu launches
+// cuda/sim_body.hpp: what one thread of the Simulator's kernel does (cuda/sim_kernels.cuh launches
 // it; tests/cuda_emulation runs the same body in a host loop): scenario s0 + i of the batch
 // advanced by `steps` steps with the per-scenario steppers of include/obliq/sim, through the
 // same views and the same advance() as the cpu Simulator (include/obliq/sim/batch_views.hpp).

@@ -1,7 +1,7 @@
 // cuda/sim_glue.hpp: the Simulator's step on the cuda backend as a sequence over a memory
 // object: mirror the batch (the model as two flat arrays, the raw systems, state, controls) into
 // the memory, cut it into chunks whose scratch fits, run the kernel body over each chunk, copy
-// the state back. cuda/sim_kernels.cu runs it with device memory and a kernel launch per chunk;
+// the state back. cuda/sim_kernels.cuh runs it with device memory and a kernel launch per chunk;
 // tests/cuda_emulation with host vectors and a host loop over the body (cuda/sim_body.hpp).
 //
 // Mem: U* up(const U* host, std::size_t n)   a copy of n elements in that memory

@@ -1,4 +1,4 @@
-// cuda/sim_launch.hpp: the Simulator's step on the device (cuda/sim_kernels.cu), as the backend
+// cuda/sim_launch.hpp: the Simulator's step on the device (cuda/sim_kernels.cuh), as the backend
 // table (cuda/backend_table.cpp, host compiler) sees it. No CUDA headers.
 #pragma once
 

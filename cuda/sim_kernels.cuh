@@ -1,8 +1,12 @@
-// cuda/sim_kernels.cu: the Simulator's step on the device (SimOptions::backend = cuda), one
-// thread per scenario. The kernel is a one-line wrapper around cuda/sim_body.hpp (the same
+// cuda/sim_kernels.cuh: the Simulator's step on the device (SimOptions::backend = cuda), one
+// thread per scenario; instantiated once per scalar type in sim_kernels_double.cu and
+// sim_kernels_float.cu (two files, so that a parallel build compiles and assembles them at once:
+// each takes minutes). The kernel is a one-line wrapper around cuda/sim_body.hpp (the same
 // advance() as the cpu Simulator); the call sequence (copies, chunks, copy back) is
 // cuda/sim_glue.hpp's, run here with device memory. Both are emulated on the host in CI
 // (tests/cuda_emulation/simulator_glue_test.cpp).
+#pragma once
+
 #include <vector>
 
 #include "common.cuh"
@@ -62,8 +66,5 @@ void simulate(const sim::BatchArrays<T>& h, const sim::StepParams<T>& p, T dt, i
                  });
   OBLIQ_CUDA_CHECK(cudaDeviceSynchronize());
 }
-
-template void simulate<double>(const sim::BatchArrays<double>&, const sim::StepParams<double>&, double, int, std::size_t);
-template void simulate<float>(const sim::BatchArrays<float>&, const sim::StepParams<float>&, float, int, std::size_t);
 
 }  // namespace obliq::cuda::detail
