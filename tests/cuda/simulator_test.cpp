@@ -7,7 +7,7 @@
 // build), but the device's sin/cos/sqrt... are not glibc's, so the two runs differ from the first
 // model evaluation by an ulp or so. Required: the same status and the same impact count in every
 // scenario, and q, v within 1e-6 (double) / 2e-2 (float) of the cpu run relative to the run's
-// largest |q|, |v| after 60 ms of landing.
+// largest |q|, |v| after 60 ms (Moreau-Jean) / 40 ms (event-driven) of landing.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -63,7 +63,9 @@ template <class T> void run_pair(Simulator<T>& cpu, Simulator<T>& gpu, const Cas
   const bool mj = c.integrator == Integrator::moreau_jean;
   const T dt = T(mj ? 2e-3 : 5e-3);
   const int steps = mj ? 10 : 4;
-  for (int call = 0; call < 3; ++call) {
+  // Event-driven calls are the expensive ones on the device (one thread runs a whole advance):
+  // two of them, to stay well inside bench/gpu_check.sh's 300 s for all GPU tests.
+  for (int call = 0; call < (mj ? 3 : 2); ++call) {
     cpu.step(dt, steps);
     gpu.step(dt, steps);
     expect_close(cpu, gpu, what + ", call " + std::to_string(call));
