@@ -6,7 +6,8 @@
 #
 # PARTS (comma-separated): solver (core vs reference), lcp (Lemke vs Siconos), friction (vs
 # Siconos fc3d), pinocchio (model + impact vs Pinocchio in C++), sweep (sweep throughput), cli
-# (`obliq impact` on JSON Lines vs the solve alone, reader and writer MB/s, 1 vs 2 threads), sim (Simulator vs Siconos and MuJoCo). A part whose peer is not installed is skipped with a line that
+# (`obliq impact` on JSON Lines vs the solve alone, reader and writer MB/s, 1 vs 2 threads), sim (Simulator vs Siconos and MuJoCo),
+# profile (perf and callgrind: where the time goes for each target; bench/profile.sh). A part whose peer is not installed is skipped with a line that
 # says so (Siconos: libsiconos-numerics-dev, python3-siconos; Pinocchio: pip pin
 # example-robot-data; MuJoCo: pip mujoco). --quick shortens every part (fewer problems, states,
 # samples and steps) for a smoke run; the README's numbers come from a run without it.
@@ -24,7 +25,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --skip) skip=",$2,"; shift 2 ;;
     --quick) quick=1; shift ;;
-    -h|--help) sed -n 2,17p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,18p "$0"; exit 0 ;;
     *) build=$1; shift ;;
   esac
 done
@@ -56,6 +57,10 @@ if wants solver; then
   part "Core vs reference (bench/run_solver_bench.sh; scenarios/s, batches of 1024 / 128)"
   mt=0.2; [ $quick = 1 ] && mt=0.02
   bash "$root/bench/run_solver_bench.sh" "$build" --benchmark_min_time=$mt || failed+=(solver)
+  echo
+  echo "Instructions per scenario at (12, 4) (callgrind, bench/core_instructions.sh; independent of the load):"
+  echo
+  bash "$root/bench/core_instructions.sh" "$build" 12 4 8 || failed+=(solver)
   took
 fi
 
@@ -79,6 +84,20 @@ for (w, m), r in rows.items():
     if m >= 4 and len(r) == 2:
         (ts, ss), (to, so) = r["Siconos lemke"], r["obliq lemke"]
         print(f"| {w} | {m} | {ts:.3f} | {to:.3f} | {ts / to:.2f}x | {ss}, {so} |")
+# Warm starts on drifting sequences (the program's third table).
+warm = {}
+for line in open(sys.argv[1]):
+    c = [x.strip() for x in line.strip().strip("|").split("|")]
+    if len(c) == 8 and c[1].isdigit() and c[2] in ("Siconos lemke (cold)", "obliq lemke cold", "obliq lemke warm"):
+        warm.setdefault((c[0], int(c[1])), {})[c[2]] = (float(c[3]), c[5], c[6], c[7])
+print()
+print("| W | m | Siconos Lemke us (pivots) | obliq cold us (pivots) | obliq warm us (pivots) | warm hits | cold / Siconos speed | warm / Siconos speed | success (Siconos, cold, warm) |")
+print("|---|---|---|---|---|---|---|---|---|")
+for (w, m), r in warm.items():
+    if len(r) == 3:
+        s, c, h = r["Siconos lemke (cold)"], r["obliq lemke cold"], r["obliq lemke warm"]
+        print(f"| {w} | {m} | {s[0]:.3f} ({s[1]}) | {c[0]:.3f} ({c[1]}) | {h[0]:.3f} ({h[1]}) | {h[2]} | "
+              f"{s[0] / c[0]:.2f}x | {s[0] / h[0]:.2f}x | {s[3]}, {c[3]}, {h[3]} |")
 PY
     echo
     grep -v do_pivot_driftless "$build/run_all.lcp.md"  # Siconos's own pivoting diagnostics dropped
@@ -141,6 +160,14 @@ if wants sim; then
   else
     echo "skipped: needs python3-siconos (Debian) for $sicpy and mujoco (pip) for python3"
   fi
+  took
+fi
+
+# --- where the time goes, for the targets not met ---------------------------------------------
+if wants profile; then
+  part "Profiles (bench/profile.sh: perf self time per function; callgrind for the core)"
+  if [ $quick = 1 ]; then bash "$root/bench/profile.sh" "$build" --quick || failed+=(profile)
+  else bash "$root/bench/profile.sh" "$build" || failed+=(profile); fi
   took
 fi
 

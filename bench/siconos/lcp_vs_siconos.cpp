@@ -15,8 +15,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <Eigen/Dense>
@@ -56,67 +58,108 @@ bool accepted(const Instance& p, const double* z, double r) {
   return std::isfinite(r) && r <= 1e-9 * std::max(qm, mm * zm);
 }
 
-Instance contact_instance(std::mt19937& g, int m, bool rank_deficient) {
-  std::normal_distribution<double> N;
-  const int n = m + 3;
-  Eigen::MatrixXd B(n, n);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) B(i, j) = N(g);
-  const Eigen::MatrixXd Mass = B * B.transpose() + n * Eigen::MatrixXd::Identity(n, n);
-  Eigen::MatrixXd A(m, n);
-  for (int i = 0; i < m; ++i)
-    for (int k = 0; k < n; ++k) A(i, k) = N(g);
-  if (rank_deficient) {
+// A random contact LCP, and its drift: the problem at time t uses A + t dA and v_f + t dv (the
+// mass matrix fixed), as the LCPs of consecutive time steps. The draws of the problem at t = 0
+// come first, in the same order as ever, so the cold tables' problems do not depend on `drift`.
+struct ContactDrift {
+  int m, n;
+  Eigen::MatrixXd Minv, A, dA;  // Minv: M^-1 (n x n)
+  Eigen::VectorXd v, dv;
+  ContactDrift(std::mt19937& g, int m_, bool rank_deficient, bool drift) : m(m_), n(m_ + 3) {
+    std::normal_distribution<double> N;
+    Eigen::MatrixXd B(n, n);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) B(i, j) = N(g);
+    const Eigen::MatrixXd Mass = B * B.transpose() + n * Eigen::MatrixXd::Identity(n, n);
+    Minv = Mass.llt().solve(Eigen::MatrixXd::Identity(n, n));
+    A.resize(m, n);
+    for (int i = 0; i < m; ++i)
+      for (int k = 0; k < n; ++k) A(i, k) = N(g);
+    std::vector<std::pair<double, double>> mix;  // dependent row i: mix a A_{i % r} + b A_{(i + 1) % r}
     const int r = std::max(1, m / 2);
-    std::uniform_real_distribution<double> U(0.2, 1.0);
-    for (int i = r; i < m; ++i) A.row(i) = U(g) * A.row(i % r) + U(g) * A.row((i + 1) % r);
+    if (rank_deficient) {
+      std::uniform_real_distribution<double> U(0.2, 1.0);
+      for (int i = r; i < m; ++i) {
+        const double a = U(g), b = U(g);
+        mix.emplace_back(a, b);
+        A.row(i) = a * A.row(i % r) + b * A.row((i + 1) % r);
+      }
+    }
+    v.resize(n);
+    for (int k = 0; k < n; ++k) v(k) = N(g);
+    dA = Eigen::MatrixXd::Zero(m, n);
+    dv = Eigen::VectorXd::Zero(n);
+    if (!drift) return;
+    for (int i = 0; i < m; ++i)
+      for (int k = 0; k < n; ++k) dA(i, k) = N(g);
+    for (int k = 0; k < n; ++k) dv(k) = N(g);
+    for (int i = r; i < m && rank_deficient; ++i)
+      dA.row(i) = mix[std::size_t(i - r)].first * dA.row(i % r) + mix[std::size_t(i - r)].second * dA.row((i + 1) % r);
   }
-  Eigen::MatrixXd W = A * Mass.llt().solve(A.transpose());
-  W = 0.5 * (W + W.transpose());
-  Eigen::VectorXd v(n);
-  for (int k = 0; k < n; ++k) v(k) = N(g);
-  const Eigen::VectorXd q = A * v;
-  Instance p;
-  p.m = m;
-  p.M_row.resize(std::size_t(m * m));
-  p.M_col.resize(std::size_t(m * m));
-  p.q.assign(q.data(), q.data() + m);
-  for (int i = 0; i < m; ++i)
-    for (int j = 0; j < m; ++j) p.M_row[std::size_t(i * m + j)] = W(i, j), p.M_col[std::size_t(i + j * m)] = W(i, j);
-  return p;
+  Instance at(double t) const {
+    const Eigen::MatrixXd At = A + t * dA;
+    Eigen::MatrixXd W = At * Minv * At.transpose();
+    W = 0.5 * (W + W.transpose());
+    const Eigen::VectorXd q = At * (v + t * dv);
+    Instance p;
+    p.m = m;
+    p.M_row.resize(std::size_t(m * m));
+    p.M_col.resize(std::size_t(m * m));
+    p.q.assign(q.data(), q.data() + m);
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < m; ++j) p.M_row[std::size_t(i * m + j)] = W(i, j), p.M_col[std::size_t(i + j * m)] = W(i, j);
+    return p;
+  }
+};
+
+Instance contact_instance(std::mt19937& g, int m, bool rank_deficient) {
+  return ContactDrift(g, m, rank_deficient, false).at(0);
 }
 
 struct Stats {
   double us_per_problem = 0;
   int ok = 0, total = 0;
   double worst_residual = 0;
+  long pivots = 0;  // summed over the batch (obliq: iterations; Siconos: iparam ITER_DONE)
+  int warm_hits = 0;
 };
 
 using obliq::bench::best_time_us;
 
-Stats run_obliq(const std::vector<Instance>& batch, obliq::LcpSolver solver) {
+// warm (optional, one per problem): the active set to warm-start problem k from (solve_warm).
+Stats run_obliq(const std::vector<Instance>& batch, obliq::LcpSolver solver,
+                const std::vector<std::vector<int>>* warm = nullptr) {
   Stats st;
   int m = batch.front().m;
   for (const auto& p : batch) m = std::max(m, p.m);
   std::vector<double> scratch(obliq::lcp::solve_workspace<double>(m));
   std::vector<double> z(static_cast<std::size_t>(m)), w(static_cast<std::size_t>(m));
   std::vector<obliq::Status> status(batch.size());
+  std::vector<int> pivots(batch.size());
+  std::vector<char> hit(batch.size());
   std::vector<std::vector<double>> zs(batch.size());
   const auto pass = [&] {
     for (std::size_t k = 0; k < batch.size(); ++k) {
       const Instance& p = batch[k];
       obliq::Arena<double> arena{scratch.data(), scratch.size()};
-      const auto r = obliq::lcp::solve<double>(obliq::MatView<const double>{p.M_row.data(), p.m, p.m, p.m, 1},
-                                               obliq::VecView<const double>{p.q.data(), p.m, 1},
-                                               obliq::VecView<double>{z.data(), p.m, 1},
-                                               obliq::VecView<double>{w.data(), p.m, 1}, arena, solver);
+      const obliq::MatView<const double> M{p.M_row.data(), p.m, p.m, p.m, 1};
+      const obliq::VecView<const double> q{p.q.data(), p.m, 1};
+      const obliq::VecView<double> zv{z.data(), p.m, 1}, wv{w.data(), p.m, 1};
+      bool h = false;
+      const auto r = warm ? obliq::lcp::solve_warm<double>(M, q, zv, wv, arena, solver, (*warm)[k].data(),
+                                                           int((*warm)[k].size()), &h)
+                          : obliq::lcp::solve<double>(M, q, zv, wv, arena, solver);
       status[k] = r.status;
+      pivots[k] = r.iterations;
+      hit[k] = h;
       zs[k].assign(z.begin(), z.begin() + p.m);
     }
   };
   st.us_per_problem = best_time_us(pass, int(batch.size()));
   for (std::size_t k = 0; k < batch.size(); ++k) {
     ++st.total;
+    st.pivots += pivots[k];
+    st.warm_hits += hit[k];
     const double r = minmap(batch[k], zs[k].data());
     if (status[k] == obliq::Status::ok && accepted(batch[k], zs[k].data(), r)) {
       ++st.ok;
@@ -140,16 +183,18 @@ Stats run_siconos(const std::vector<Instance>& batch, int solver_id) {
     ws[k].assign(std::size_t(batch[k].m), 0.0);
   }
   SolverOptions* options = solver_options_create(solver_id);
-  std::vector<int> info(batch.size());
+  std::vector<int> info(batch.size()), pivots(batch.size());
   const auto pass = [&] {
     for (std::size_t k = 0; k < batch.size(); ++k) {
       std::fill(zs[k].begin(), zs[k].end(), 0.0);
       info[k] = linearComplementarity_driver(&problems[k], zs[k].data(), ws[k].data(), options);
+      pivots[k] = options->iparam[SICONOS_IPARAM_ITER_DONE];
     }
   };
   st.us_per_problem = best_time_us(pass, int(batch.size()));
   for (std::size_t k = 0; k < batch.size(); ++k) {
     ++st.total;
+    st.pivots += pivots[k];
     const double r = minmap(batch[k], zs[k].data());
     if (info[k] == 0 && accepted(batch[k], zs[k].data(), r)) {
       ++st.ok;
@@ -188,6 +233,44 @@ int main(int argc, char** argv) {
       row(what, m, "obliq auto", run_obliq(batch, obliq::LcpSolver::automatic), sl.us_per_problem);
       row(what, m, "obliq pivot", run_obliq(batch, obliq::LcpSolver::pivot), sl.us_per_problem);
       row(what, m, "obliq pgs", run_obliq(batch, obliq::LcpSolver::pgs), sl.us_per_problem);
+    }
+  }
+
+  // Warm starts: sequences of nearly equal problems (time-stepping-like drift: A + t dA,
+  // v_f + t dv with t = 1e-3 per step), each problem warm-started from the active set of the
+  // previous step's answer (obliq's cold answer, computed before the timing; a real time stepper
+  // would pass its previous answer, which is the same one).
+  const int steps = 20, sequences = std::max(1, count / steps);
+  std::printf("\nWarm starts: %d sequences of %d drifting problems (step t = 1e-3) per row, one core; "
+              "speed-up = Siconos lemke time / this time; pivots per problem (mean); hits = answers taken "
+              "from the warm active set.\n\n", sequences, steps);
+  std::printf("| W | m | solver | us/problem | vs Siconos lemke | pivots | hits | success |\n");
+  std::printf("|---|---|---|---|---|---|---|---|\n");
+  for (bool deficient : {false, true}) {
+    for (int m : {4, 8, 12, 16, 24}) {
+      std::mt19937 g(7000u * unsigned(m) + (deficient ? 1u : 0u));
+      std::vector<Instance> batch;
+      for (int s = 0; s < sequences; ++s) {
+        const ContactDrift d(g, m, deficient, true);
+        for (int k = 0; k < steps; ++k) batch.push_back(d.at(1e-3 * k));
+      }
+      std::vector<std::vector<int>> warm(batch.size());
+      for (std::size_t k = 0; k < batch.size(); ++k) {
+        if (k % std::size_t(steps) == 0) continue;  // a sequence's first problem: nothing to start from
+        const Instance& p = batch[k - 1];
+        obliq::LcpProblem lp{p.m, p.M_row, p.q, obliq::LcpSolver::lemke, std::nullopt};
+        warm[k] = obliq::lcp_active_set(obliq::solve_lcp(lp));
+      }
+      const char* what = deficient ? "rank-deficient" : "full rank";
+      const double n = double(batch.size());
+      const auto line = [&](const char* solver, const Stats& st, double ref_us) {
+        std::printf("| %s | %d | %s | %.3f | %.2fx | %.1f | %d/%d | %d/%d |\n", what, m, solver, st.us_per_problem,
+                    ref_us / st.us_per_problem, double(st.pivots) / n, st.warm_hits, st.total, st.ok, st.total);
+      };
+      const Stats sl = run_siconos(batch, SICONOS_LCP_LEMKE);
+      line("Siconos lemke (cold)", sl, sl.us_per_problem);
+      line("obliq lemke cold", run_obliq(batch, obliq::LcpSolver::lemke), sl.us_per_problem);
+      line("obliq lemke warm", run_obliq(batch, obliq::LcpSolver::lemke, &warm), sl.us_per_problem);
     }
   }
 

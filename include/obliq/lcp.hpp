@@ -27,6 +27,11 @@ struct LcpProblem {
   std::vector<double> M;  // (m x m) row-major
   std::vector<double> q;  // (m)
   std::optional<LcpSolver> solver;  // overrides LcpOptions::solver for this problem
+  // Warm start: an active set to try first (0-based indices i where z_i > 0, usually
+  // lcp_active_set() of the previous, nearly equal problem's answer). Its answer is taken only
+  // when it certifies; otherwise the problem is solved cold (obliq/core/lcp/select.hpp
+  // solve_warm). The CUDA batch ignores it (solves cold).
+  std::optional<std::vector<int>> warm;
 };
 
 struct LcpSolution {
@@ -35,6 +40,7 @@ struct LcpSolution {
   int iterations = 0;
   double residual = 0;  // max_i |min(z_i, w_i)| (obliq/core/lcp/certificate.hpp)
   LcpSolver solver = LcpSolver::lemke;  // the solver whose answer this is
+  bool warm = false;  // true when the answer came from the problem's warm active set (0 pivots)
 };
 
 struct LcpOptions {
@@ -46,6 +52,10 @@ struct LcpOptions {
 
 // Parses "lemke", "pivot", "pgs", "enum", "auto".
 std::optional<LcpSolver> parse_lcp_solver(std::string_view name);
+
+// The active set of an answer: the indices i with z_i > 0, ascending (the next, nearly equal
+// problem's LcpProblem::warm).
+std::vector<int> lcp_active_set(const LcpSolution& solution);
 
 // Solves one problem (bad sizes give Status::bad_shape, never an exception).
 LcpSolution solve_lcp(const LcpProblem& problem, const LcpOptions& options = {});

@@ -105,7 +105,7 @@ class LcpBatch final : public HeldLines {
       const std::size_t p = problem_of[k];
       const nlohmann::json o = !lines_[k].error.empty() ? lcp_error_json(lines_[k].id, lines_[k].error)
                                : !too_large[p].empty()  ? lcp_error_json(lines_[k].id, too_large[p])
-                                                        : lcp_result_json(lines_[k].id, solutions[p]);
+                                                        : lcp_result_json(lines_[k].id, solutions[p], problems[p].warm.has_value());
       text[k] = render(o);
       return o.at("status") != "ok";
     });

@@ -65,6 +65,23 @@ std::string read_problem(const json& j, LcpProblem& p) {
     if (!p.solver)
       return "unknown solver \"" + s->get<std::string>() + "\" (expected lemke, pivot, pgs, enum or auto)";
   }
+  const auto warm = j.find("warm");
+  if (warm != j.end()) {
+    const std::string expected = "warm: expected an array of distinct indices 0.." + std::to_string(m - 1);
+    if (!warm->is_array()) return expected + ", got " + a_type(*warm);
+    std::vector<bool> seen(std::size_t(m), false);
+    p.warm.emplace();
+    for (std::size_t a = 0; a < warm->size(); ++a) {
+      const json& v = (*warm)[a];
+      const std::string where = " (warm[" + std::to_string(a) + "]";
+      if (!v.is_number_integer()) return expected + where + " is " + a_type(v) + ")";
+      const long long i = v.get<long long>();
+      if (i < 0 || i >= m) return expected + where + " = " + std::to_string(i) + ")";
+      if (seen[std::size_t(i)]) return expected + where + " = " + std::to_string(i) + " repeats)";
+      seen[std::size_t(i)] = true;
+      p.warm->push_back(int(i));
+    }
+  }
   return {};
 }
 
@@ -99,7 +116,7 @@ LcpLine parse_lcp_json_line(std::string_view line, long line_number) {
   return out;
 }
 
-json lcp_result_json(const json& id, const LcpSolution& s) {
+json lcp_result_json(const json& id, const LcpSolution& s, bool warm_given) {
   // An ok answer whose numbers overflowed cannot be written (JSON has no Infinity): an error.
   const auto finite = [](const std::vector<double>& v) {
     for (double x : v)
@@ -116,10 +133,12 @@ json lcp_result_json(const json& id, const LcpSolution& s) {
   if (s.status == Status::ok) {
     o["z"] = numbers(s.z);
     o["w"] = numbers(s.w);
+    o["active"] = lcp_active_set(s);
   }
   o["iterations"] = s.iterations;
   if (std::isfinite(s.residual)) o["residual"] = s.residual;  // left out when not finite (never null)
   o["solver"] = lcp::solver_name(s.solver);
+  if (warm_given) o["warm"] = s.warm;
   return o;
 }
 

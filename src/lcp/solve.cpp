@@ -33,7 +33,10 @@ LcpSolution solve_one(const LcpProblem& p, const LcpOptions& opt, std::vector<do
   VecView<const double> q{p.q.data(), m, 1};
   VecView<double> z{s.z.data(), m, 1}, w{s.w.data(), m, 1};
   LcpSolver used = s.solver;
-  const lcp::Result<double> r = lcp::solve<double>(M, q, z, w, arena, solver, opt.max_iterations, &used, opt.omega);
+  const lcp::Result<double> r =
+      p.warm ? lcp::solve_warm<double>(M, q, z, w, arena, solver, p.warm->data(), int(p.warm->size()), &s.warm,
+                                       opt.max_iterations, &used, opt.omega)
+             : lcp::solve<double>(M, q, z, w, arena, solver, opt.max_iterations, &used, opt.omega);
   s.status = r.status;
   s.iterations = r.iterations;
   s.residual = r.residual;
@@ -42,6 +45,13 @@ LcpSolution solve_one(const LcpProblem& p, const LcpOptions& opt, std::vector<do
 }
 
 }  // namespace
+
+std::vector<int> lcp_active_set(const LcpSolution& solution) {
+  std::vector<int> active;
+  for (std::size_t i = 0; i < solution.z.size(); ++i)
+    if (solution.z[i] > 0) active.push_back(int(i));
+  return active;
+}
 
 LcpSolution solve_lcp(const LcpProblem& problem, const LcpOptions& options) {
   std::vector<double> scratch;

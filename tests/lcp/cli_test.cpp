@@ -99,6 +99,37 @@ TEST(LcpCli, OutputFileAndMisuse) {
   EXPECT_EQ(run("-", "3 0 3 3 3 3 1 2").code, 2);  // truncated Siconos file
 }
 
+// The "warm" key: the active set printed by one line warm-starts the next; the answer is the
+// same, with 0 pivots and "warm": true; a wrong set falls back ("warm": false, same answer); a
+// malformed one is an error line naming it.
+TEST(LcpCli, WarmKey) {
+  const std::string text =
+      "{\"id\": 1, \"M\": [[2,1,0],[1,2,0],[0,0,1]], \"q\": [-3,-3,1]}\n"
+      "{\"id\": 2, \"M\": [[2,1,0],[1,2,0],[0,0,1]], \"q\": [-3,-3,1], \"warm\": [0, 1]}\n"
+      "{\"id\": 3, \"M\": [[2,1,0],[1,2,0],[0,0,1]], \"q\": [-3,-3,1], \"warm\": [2]}\n"
+      "{\"id\": 4, \"M\": [[2,1,0],[1,2,0],[0,0,1]], \"q\": [-3,-3,1], \"warm\": [3]}\n"
+      "{\"id\": 5, \"M\": [[2,1,0],[1,2,0],[0,0,1]], \"q\": [-3,-3,1], \"warm\": [1, 1]}\n"
+      "{\"id\": 6, \"M\": [[2,1,0],[1,2,0],[0,0,1]], \"q\": [-3,-3,1], \"warm\": \"all\"}\n";
+  const CliRun r = run("-", text);
+  EXPECT_EQ(r.code, 3);
+  ASSERT_EQ(r.lines.size(), 6u);
+  EXPECT_EQ(r.lines[0]["active"], nlohmann::json::parse("[0, 1]"));
+  EXPECT_FALSE(r.lines[0].contains("warm"));
+  EXPECT_GT(r.lines[0]["iterations"].get<int>(), 0);
+  EXPECT_EQ(r.lines[1]["status"], "ok");
+  EXPECT_EQ(r.lines[1]["warm"], true);
+  EXPECT_EQ(r.lines[1]["iterations"], 0);
+  EXPECT_NEAR(r.lines[1]["z"][0].get<double>(), 1.0, 1e-12);
+  EXPECT_EQ(r.lines[1]["active"], r.lines[0]["active"]);
+  EXPECT_EQ(r.lines[2]["status"], "ok");
+  EXPECT_EQ(r.lines[2]["warm"], false);
+  EXPECT_EQ(r.lines[2]["z"], r.lines[0]["z"]);
+  EXPECT_EQ(r.lines[2]["iterations"], r.lines[0]["iterations"]);
+  EXPECT_EQ(r.lines[3]["status"], "error: warm: expected an array of distinct indices 0..2 (warm[0] = 3)");
+  EXPECT_EQ(r.lines[4]["status"], "error: warm: expected an array of distinct indices 0..2 (warm[1] = 1 repeats)");
+  EXPECT_EQ(r.lines[5]["status"], "error: warm: expected an array of distinct indices 0..2, got a string");
+}
+
 }  // namespace
 
 // Issue 9: with one global scale, enum and pgs answered "ok" with z = 0, w = (-2, 1e10) here.

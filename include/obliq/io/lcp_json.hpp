@@ -10,7 +10,8 @@
 
 namespace obliq {
 
-// JSON Lines of `obliq lcp`: {"id": ..., "M": [[...]] row-major, "q": [...], "solver"?: "..."}.
+// JSON Lines of `obliq lcp`: {"id": ..., "M": [[...]] row-major, "q": [...], "solver"?: "...",
+// "warm"?: [active indices]}.
 struct LcpLine {
   nlohmann::json id;   // as given, else the 1-based physical line number
   LcpProblem problem;  // valid when error is empty
@@ -19,10 +20,12 @@ struct LcpLine {
 // Parses one non-blank line (line_number is 1-based, used as the id when there is none).
 LcpLine parse_lcp_json_line(std::string_view line, long line_number);
 
-// The output object {"id", "status", "z", "w", "iterations", "residual", "solver"}; z and w only
-// when status is "ok" (an error line carries no answer), residual left out when not finite; an ok
-// answer with a non-finite number becomes an error line naming it (no null is ever written).
-nlohmann::json lcp_result_json(const nlohmann::json& id, const LcpSolution& solution);
+// The output object {"id", "status", "z", "w", "active", "iterations", "residual", "solver",
+// "warm"}; z, w and active only when status is "ok" (an error line carries no answer), residual
+// left out when not finite, warm (true: the answer came from the line's warm active set) only
+// when the line gave one (warm_given); an ok answer with a non-finite number becomes an error
+// line naming it (no null is ever written).
+nlohmann::json lcp_result_json(const nlohmann::json& id, const LcpSolution& solution, bool warm_given = false);
 // The output object of a line that could not be parsed.
 nlohmann::json lcp_error_json(const nlohmann::json& id, const std::string& reason);
 

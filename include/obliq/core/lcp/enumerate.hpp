@@ -3,13 +3,9 @@
 // Mathematics (Cottle, Pang & Stone 1992, section 1.1 and 4.1: every solution of a
 // nondegenerate LCP is a complementary basic solution; Murty 1988, section 1.3 "the
 // complementary cones"). For each index set J (z_J free, z_i = 0 outside J; w_J = 0) solve the
-// principal system
-//
-//     M_JJ z_J = -q_J
-//
-// by Gaussian elimination with partial pivoting, skip J when M_JJ is singular to working
-// precision (pivot <= 4096 eps times the largest entry of M_JJ), and accept the first z whose
-// certificate (certificate.hpp) passes. Sets are visited in order of the bitmask of J (J = {}
+// principal system M_JJ z_J = -q_J (basis.hpp: Gaussian elimination with partial pivoting, J
+// skipped when M_JJ is singular to working precision) and accept the first z whose certificate
+// (certificate.hpp) passes. Sets are visited in order of the bitmask of J (J = {}
 // first), so 2^m bases at most: use it for m up to ~16 (the budget `max_iterations` counts bases
 // tried; more than that: Status::lcp_budget). It is exact and needs nothing of M, which makes it
 // the oracle of last resort for small nonsymmetric problems (lcp_CPS_3.dat, where Lemke's method
@@ -21,6 +17,7 @@
 #include <cstddef>
 
 #include "obliq/core/config.hpp"
+#include "obliq/core/lcp/basis.hpp"
 #include "obliq/core/lcp/certificate.hpp"
 #include "obliq/core/status.hpp"
 #include "obliq/core/view.hpp"
@@ -29,10 +26,7 @@ namespace obliq::lcp {
 
 // Arena elements enumerate() takes: the principal block m x m, its right-hand side (m) and the
 // index list of J (m).
-template <class T> OBLIQ_HD std::size_t enumerate_workspace(int m) {
-  const std::size_t n = std::size_t(m < 0 ? 0 : m);
-  return n * n + n + n;
-}
+template <class T> OBLIQ_HD std::size_t enumerate_workspace(int m) { return basis_workspace<T>(m); }
 
 // Solves LCP(M, q) by enumerating complementary bases (m <= 62). Returns as lemke(); Status ok,
 // infeasible (no basis solves it), lcp_budget (more than max_iterations bases), non_finite,
@@ -52,7 +46,6 @@ OBLIQ_HD Result<T> enumerate(MatView<const T> M, VecView<const T> q, VecView<T> 
     res.status = Status::bad_shape;
     return res;
   }
-  const T eps = scalar_traits<T>::eps;
   const unsigned long long count = 1ull << m;
   bool solved = false;
   int it = 0;
@@ -65,48 +58,8 @@ OBLIQ_HD Result<T> enumerate(MatView<const T> M, VecView<const T> q, VecView<T> 
     int k = 0;
     for (int i = 0; i < m; ++i)
       if (mask >> i & 1ull) idx.set(k++, i);
-    // Gather M_JJ and -q_J; eliminate with partial pivoting.
-    T amax = T(0);
-    for (int a = 0; a < k; ++a) {
-      for (int c = 0; c < k; ++c) {
-        A(a, c) = M(idx.get(a), idx.get(c));
-        amax = max_(amax, abs_(A(a, c)));
-      }
-      b[a] = -q[idx.get(a)];
-    }
-    const T ptol = T(4096) * eps * amax;
-    bool singular = false;
-    for (int c = 0; c < k && !singular; ++c) {
-      int p = c;
-      for (int a = c + 1; a < k; ++a)
-        if (abs_(A(a, c)) > abs_(A(p, c))) p = a;
-      if (!(abs_(A(p, c)) > ptol)) {
-        singular = true;
-        break;
-      }
-      if (p != c) {
-        for (int j = c; j < k; ++j) swap_(A(c, j), A(p, j));
-        swap_(b[c], b[p]);
-      }
-      for (int a = c + 1; a < k; ++a) {
-        const T f = A(a, c) / A(c, c);
-        if (f == T(0)) continue;
-        for (int j = c + 1; j < k; ++j) A(a, j) -= f * A(c, j);
-        b[a] -= f * b[c];
-      }
-    }
-    if (singular) continue;
-    for (int c = k - 1; c >= 0; --c) {
-      T s = b[c];
-      for (int j = c + 1; j < k; ++j) s -= A(c, j) * b[j];
-      b[c] = s / A(c, c);
-    }
-    // z_J clamped at 0 (rounding-level negatives); the certificate is computed on the
-    // clamped z, so whatever it accepts is a solution.
-    for (int i = 0; i < m; ++i) z[i] = T(0);
-    for (int a = 0; a < k; ++a) z[idx.get(a)] = max_(b[a], T(0));
-    const T r = lcp_residual(M, q, z.as_const(), w);
-    if (lcp_accept(M, q, z.as_const())) {
+    T r = T(0);
+    if (try_basis(M, q, idx, k, A, b, z, w, r)) {
       res.residual = r;
       solved = true;
       break;

@@ -10,11 +10,14 @@
 //   4. If none certifies, Lemke's verdict is returned (re-run, so that z, w and the residual are
 //      Lemke's), and `used` says lemke.
 // PGS is never chosen by `auto`: it is not exact (ask for it by name).
+// Warm start (solve_warm): the caller's active set is tried first (basis.hpp); only a certified
+// answer is taken from it, anything else falls back to the cold solve of the chosen solver.
 #pragma once
 
 #include <cstddef>
 
 #include "obliq/core/config.hpp"
+#include "obliq/core/lcp/basis.hpp"
 #include "obliq/core/lcp/certificate.hpp"
 #include "obliq/core/lcp/enumerate.hpp"
 #include "obliq/core/lcp/lemke.hpp"
@@ -104,6 +107,25 @@ OBLIQ_HD Result<T> solve(MatView<const T> M, VecView<const T> q, VecView<T> z, V
   if (used) *used = Solver::lemke;
   r = lemke(M, q, z, w, arena, budget(Solver::lemke));
   return r;
+}
+
+// solve() warm-started from an active set J = active[0..count) (typically the indices with
+// z_i > 0 of the previous, nearly equal problem): when J's basis certifies (basis.hpp
+// warm_start) that is the answer, with 0 pivots; otherwise (J wrong, singular, out of range,
+// repeated) the cold solve() answers as if no J had been given, and its iterations are reported.
+// `hit`, when not null, says whether J gave the answer. The arena needs solve_workspace<T>(m).
+template <class T>
+OBLIQ_HD Result<T> solve_warm(MatView<const T> M, VecView<const T> q, VecView<T> z, VecView<T> w, Arena<T>& arena,
+                              Solver solver, const int* active, int count, bool* hit = nullptr,
+                              int max_iterations = 0, Solver* used = nullptr, T omega = T(1)) {
+  if (hit) *hit = false;
+  if (used) *used = solver == Solver::automatic ? Solver::lemke : solver;
+  const Result<T> r = warm_start(M, q, z, w, arena, active, count);
+  if (r.status == Status::ok || r.status == Status::non_finite || r.status == Status::bad_shape) {
+    if (hit) *hit = r.status == Status::ok;
+    return r;
+  }
+  return solve(M, q, z, w, arena, solver, max_iterations, used, omega);
 }
 
 }  // namespace obliq::lcp

@@ -1,0 +1,121 @@
+// obliq/core/lcp/basis.hpp: one complementary basis (active set) tried directly, and the warm
+// start built on it.
+//
+// Mathematics (Cottle, Pang & Stone 1992, section 1.1 and 4.1; Murty 1988, section 1.3 "the
+// complementary cones"). For an index set J (z_J basic, z_i = 0 outside J, w_J = 0) the
+// complementary basic solution solves the principal system
+//
+//     M_JJ z_J = -q_J,
+//
+// here by Gaussian elimination with partial pivoting; J is skipped as singular when a pivot is
+// <= 4096 eps times the largest entry of M_JJ. z is accepted only when the certificate of
+// certificate.hpp passes, so a wrong J can never give an "ok" answer: it misses by O(s_i) in some
+// row. enumerate.hpp tries every J this way; warm_start() below tries the one J the caller
+// passes (the previous solve's active set: time stepping and sweeps solve nearly the same LCP
+// again and again, and the same J usually solves the next one).
+#pragma once
+
+#include <cstddef>
+
+#include "obliq/core/config.hpp"
+#include "obliq/core/lcp/certificate.hpp"
+#include "obliq/core/status.hpp"
+#include "obliq/core/view.hpp"
+
+namespace obliq::lcp {
+
+// Arena elements try_basis() and warm_start() take: the principal block m x m, its right-hand
+// side (m) and the index list of J (m).
+template <class T> OBLIQ_HD std::size_t basis_workspace(int m) {
+  const std::size_t n = std::size_t(m < 0 ? 0 : m);
+  return n * n + n + n;
+}
+
+// Solves the principal system of J = idx[0..k) into A (k x k block of an m x m scratch) and b,
+// sets z (z_J clamped at 0 against rounding-level negatives, 0 elsewhere), w = M z + q and
+// `residual`; returns true when the certificate accepts z. A singular M_JJ returns false with z,
+// w untouched.
+template <class T>
+OBLIQ_HD bool try_basis(MatView<const T> M, VecView<const T> q, IndexView<T> idx, int k, MatView<T> A, VecView<T> b,
+                        VecView<T> z, VecView<T> w, T& residual) {
+  const int m = q.size;
+  const T eps = scalar_traits<T>::eps;
+  // Gather M_JJ and -q_J; eliminate with partial pivoting.
+  T amax = T(0);
+  for (int a = 0; a < k; ++a) {
+    for (int c = 0; c < k; ++c) {
+      A(a, c) = M(idx.get(a), idx.get(c));
+      amax = max_(amax, abs_(A(a, c)));
+    }
+    b[a] = -q[idx.get(a)];
+  }
+  const T ptol = T(4096) * eps * amax;
+  for (int c = 0; c < k; ++c) {
+    int p = c;
+    for (int a = c + 1; a < k; ++a)
+      if (abs_(A(a, c)) > abs_(A(p, c))) p = a;
+    if (!(abs_(A(p, c)) > ptol)) return false;
+    if (p != c) {
+      for (int j = c; j < k; ++j) swap_(A(c, j), A(p, j));
+      swap_(b[c], b[p]);
+    }
+    for (int a = c + 1; a < k; ++a) {
+      const T f = A(a, c) / A(c, c);
+      if (f == T(0)) continue;
+      for (int j = c + 1; j < k; ++j) A(a, j) -= f * A(c, j);
+      b[a] -= f * b[c];
+    }
+  }
+  for (int c = k - 1; c >= 0; --c) {
+    T s = b[c];
+    for (int j = c + 1; j < k; ++j) s -= A(c, j) * b[j];
+    b[c] = s / A(c, c);
+  }
+  // The certificate is computed on the clamped z, so whatever it accepts is a solution.
+  for (int i = 0; i < m; ++i) z[i] = T(0);
+  for (int a = 0; a < k; ++a) z[idx.get(a)] = max_(b[a], T(0));
+  residual = lcp_residual(M, q, z.as_const(), w);
+  return lcp_accept(M, q, z.as_const());
+}
+
+// Warm start: tries J = active[0..count) (0-based indices into 0..m-1). Returns ok, with z,
+// w = M z + q and the residual, when that basis is nonsingular and its z certifies; otherwise
+// Status::no_convergence (also for an index out of range or repeated: the caller then solves
+// cold), non_finite or bad_shape as the solvers. iterations = 0: no pivot is made.
+template <class T>
+OBLIQ_HD Result<T> warm_start(MatView<const T> M, VecView<const T> q, VecView<T> z, VecView<T> w, Arena<T>& arena,
+                              const int* active, int count) {
+  const int m = q.size;
+  Result<T> res;
+  if (!lcp_begin(M, q, z, w, res)) return res;
+  if (count < 0 || count > m || (count > 0 && active == nullptr)) {
+    res.status = Status::no_convergence;
+    return res;
+  }
+  const std::size_t mark = arena.mark();
+  MatView<T> A = arena.mat(m, m);                                  // (m x m) M_JJ, factorised in place
+  VecView<T> b = arena.vec(m);                                     // (m) -q_J, then z_J
+  IndexView<T> idx{arena.take(std::size_t(m)), m, arena.stride};  // (m) the indices in J
+  if (arena.overflow || (m > 0 && idx.slots == nullptr)) {
+    arena.release(mark);
+    res.status = Status::bad_shape;
+    return res;
+  }
+  // z (all 0 after lcp_begin) marks the indices seen, to refuse repeats.
+  bool valid = true;
+  for (int a = 0; a < count && valid; ++a) {
+    const int i = active[a];
+    valid = i >= 0 && i < m && z[i] == T(0);
+    if (valid) z[i] = T(1), idx.set(a, i);
+  }
+  for (int i = 0; i < m; ++i) z[i] = T(0);
+  if (!valid || !try_basis(M, q, idx, count, A, b, z, w, res.residual)) {
+    for (int i = 0; i < m; ++i) z[i] = T(0), w[i] = q[i];
+    res.residual = T(0);
+    res.status = Status::no_convergence;
+  }
+  arena.release(mark);
+  return res;
+}
+
+}  // namespace obliq::lcp
