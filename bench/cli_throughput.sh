@@ -14,25 +14,7 @@ ball=${2:-1000000}
 big=${3:-20000}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-python3 - "$work" "$ball" "$big" <<'PY'
-import json, sys
-import numpy as np
-work, ball, big = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-rng = np.random.default_rng(1)
-with open(f"{work}/ball.jsonl", "w") as f:
-    qx, e = rng.normal(size=ball), rng.uniform(size=ball)
-    for i in range(ball):
-        f.write(json.dumps({"id": i, "M": [[2, 0, 0], [0, 2, 0], [0, 0, 2]], "qdot": [float(qx[i]), 0.0, -3.0],
-                            "A_u": [[0, 0, 1]], "e": float(e[i])}) + "\n")
-with open(f"{work}/s12_4.jsonl", "w") as f:
-    for i in range(big):
-        B = rng.normal(size=(12, 12))
-        A = rng.normal(size=(4, 12))
-        v = rng.normal(size=12)
-        v -= np.linalg.pinv(A) @ (A @ v + 0.5)
-        f.write(json.dumps({"id": i, "M": (B @ B.T + 12 * np.eye(12)).tolist(), "qdot": v.tolist(),
-                            "A_u": A.tolist(), "e": 0.5}) + "\n")
-PY
+python3 "$(dirname "$0")/cli_inputs.py" "$work" "$ball" "$big"
 python3 - "$build" "$work" <<'PY'
 import json, os, subprocess, sys, time
 build, work = sys.argv[1], sys.argv[2]

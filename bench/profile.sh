@@ -45,25 +45,7 @@ bash "$root/bench/core_instructions.sh" "$build" 12 4 8
 echo
 echo "### Command line: obliq impact --threads 1 -o /dev/null"
 lines=200000; big=20000; [ $quick = 1 ] && lines=20000 && big=2000
-python3 - "$work" "$lines" "$big" <<'PY'
-import json, sys
-import numpy as np
-work, ball, big = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-rng = np.random.default_rng(1)  # the same generator as bench/cli_throughput.sh
-with open(f"{work}/ball.jsonl", "w") as f:
-    qx, e = rng.normal(size=ball), rng.uniform(size=ball)
-    for i in range(ball):
-        f.write(json.dumps({"id": i, "M": [[2, 0, 0], [0, 2, 0], [0, 0, 2]], "qdot": [float(qx[i]), 0.0, -3.0],
-                            "A_u": [[0, 0, 1]], "e": float(e[i])}) + "\n")
-with open(f"{work}/s12_4.jsonl", "w") as f:
-    for i in range(big):
-        B = rng.normal(size=(12, 12))
-        A = rng.normal(size=(4, 12))
-        v = rng.normal(size=12)
-        v -= np.linalg.pinv(A) @ (A @ v + 0.5)
-        f.write(json.dumps({"id": i, "M": (B @ B.T + 12 * np.eye(12)).tolist(), "qdot": v.tolist(),
-                            "A_u": A.tolist(), "e": 0.5}) + "\n")
-PY
+python3 "$root/bench/cli_inputs.py" "$work" "$lines" "$big"  # the same files as bench/cli_throughput.sh
 for f in ball s12_4; do
   echo
   echo "$f.jsonl ($(wc -l < "$work/$f.jsonl") lines):"
