@@ -19,7 +19,7 @@ top=14
 # arguments (templates kept), [k]ernel/[.]user mark dropped.
 report() {
   perf report -i "$1" --no-children --sort symbol --stdio --percent-limit 0.8 2>/dev/null |
-    grep -E '^ +[0-9.]+%' | head -n "$top" |
+    grep -E '^ +[0-9.]+%' | sed -n "1,${top}p" |
     sed -E 's/^ +([0-9.]+%) +\[.\] +/\1  /; s/\(([^()]|\([^()]*\))*\)( const)?( \[clone[^]]*\])?$//; s/ +$//' |
     sed -E 's/[ -]+$//' | cut -c1-150 | sed 's/^/    /'
 }
