@@ -4,6 +4,7 @@
 #pragma once
 
 #include "obliq/core/config.hpp"
+#include "obliq/core/dense/ops.hpp"
 #include "obliq/core/view.hpp"
 
 namespace obliq::dense {
@@ -13,9 +14,7 @@ namespace obliq::dense {
 // most 4096 eps times the largest entry of A (singular to working precision) or not finite.
 template <class T> OBLIQ_HD bool lu(MatView<T> A, IndexView<T> piv) {
   const int k = A.rows;
-  T amax = T(0);
-  for (int i = 0; i < k; ++i)
-    for (int j = 0; j < k; ++j) amax = max_(amax, abs_(A(i, j)));
+  const T amax = max_abs(A.as_const());
   const T ptol = T(4096) * scalar_traits<T>::eps * amax;
   for (int c = 0; c < k; ++c) {
     int p = c;

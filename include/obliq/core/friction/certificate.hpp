@@ -18,6 +18,7 @@
 
 #include <cmath>
 
+#include "obliq/core/dense/ops.hpp"
 #include "obliq/core/friction/problem.hpp"
 
 namespace obliq::friction {
@@ -87,7 +88,7 @@ template <class T> OBLIQ_HD T rows_scale(const Problem<T>& p, int first, int row
   const int m = p.size();
   for (int i = first; i < first + rows; ++i) {
     qm = max_(qm, abs_(p.q[i]));
-    for (int j = 0; j < m; ++j) wm = max_(wm, abs_(p.W(i, j)));
+    wm = max_(wm, dense::max_abs(p.W.row(i)));
   }
   return max_(qm, wm * rmax);
 }
