@@ -85,7 +85,6 @@ OBLIQ_HD T contact_residual(const T* r, const T* u, int dim, T mu, T rho, T scal
 // Scale s of rows first..first+rows-1 (header comment); rmax = max_j |r_j|.
 template <class T> OBLIQ_HD T rows_scale(const Problem<T>& p, int first, int rows, T rmax) {
   T qm = T(0), wm = T(0);
-  const int m = p.size();
   for (int i = first; i < first + rows; ++i) {
     qm = max_(qm, abs_(p.q[i]));
     wm = max_(wm, dense::max_abs(p.W.row(i)));
