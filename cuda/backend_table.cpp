@@ -2,6 +2,7 @@
 // (src/cpu/cuda_backend.hpp). Only this symbol is looked up; everything else stays C++.
 #include "cpu/cuda_backend.hpp"
 #include "obliq/cuda.hpp"
+#include "friction_glue.hpp"
 #include "sim_launch.hpp"
 
 namespace {
@@ -24,7 +25,11 @@ const obliq::cpu::CudaBackend kTable{obliq::cpu::kCudaBackendAbi,
                                      &dynamics<float>,
                                      &lcp,
                                      &obliq::cuda::detail::simulate<double>,
-                                     &obliq::cuda::detail::simulate<float>};
+                                     &obliq::cuda::detail::simulate<float>,
+                                     &obliq::cuda::detail::solve_friction<double, obliq::ImpactResult>,
+                                     &obliq::cuda::detail::solve_friction<float, obliq::ImpactResult>,
+                                     &obliq::cuda::detail::solve_friction<double, obliq::DynamicsResult>,
+                                     &obliq::cuda::detail::solve_friction<float, obliq::DynamicsResult>};
 
 }  // namespace
 

@@ -17,4 +17,15 @@ template <class T, class F> void for_each_chunk(std::size_t count, std::size_t w
   for (std::size_t s0 = 0; s0 < count; s0 += chunk) launch(s0, std::min(chunk, count - s0));
 }
 
+// The same chunks over one scratch buffer sized for the largest, taken from a call's memory
+// (mem.scratch(elements), cuda/sim_glue.hpp's Mem): calls launch(s0, c, scratch).
+template <class T, class Mem, class F>
+void for_each_chunk_with_scratch(std::size_t count, std::size_t ws, std::size_t scratch_bytes, Mem& mem, F&& launch) {
+  if (count == 0) return;
+  const std::size_t per_chunk = std::min(count, scratch_bytes / (ws * sizeof(T)));
+  if (per_chunk == 0) throw std::runtime_error("obliq cuda: scratch too small for one scenario");
+  T* scratch = mem.scratch(per_chunk * ws);
+  for_each_chunk<T>(count, ws, scratch_bytes, [&](std::size_t s0, std::size_t c) { launch(s0, c, scratch); });
+}
+
 }  // namespace obliq::cuda::detail

@@ -92,10 +92,8 @@ void run_simulation(const sim::BatchArrays<T>& h, const sim::StepParams<T>& p, s
   if (h.count == 0) return;
   const sim::BatchArrays<T> d = mirror(h, mem);
   const std::size_t ws = sim_scratch(d, p, any_friction(h));
-  const std::size_t per_chunk = std::min(h.count, scratch_bytes / (ws * sizeof(T)));
-  if (per_chunk == 0) throw std::runtime_error("obliq cuda: scratch too small for one scenario of the Simulator");
-  T* scratch = mem.scratch(per_chunk * ws);
-  for_each_chunk<T>(h.count, ws, scratch_bytes, [&](std::size_t s0, std::size_t n) { launch(d, s0, n, scratch, ws); });
+  for_each_chunk_with_scratch<T>(h.count, ws, scratch_bytes, mem,
+                                 [&](std::size_t s0, std::size_t n, T* scratch) { launch(d, s0, n, scratch, ws); });
   download_state(h, d, mem);
 }
 

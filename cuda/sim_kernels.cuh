@@ -3,13 +3,14 @@
 // sim_kernels_float.cu (two files, so that a parallel build compiles and assembles them at once:
 // each takes minutes). The kernel is a one-line wrapper around cuda/sim_body.hpp (the same
 // advance() as the cpu Simulator); the call sequence (copies, chunks, copy back) is
-// cuda/sim_glue.hpp's, run here with device memory. Both are emulated on the host in CI
+// cuda/sim_glue.hpp's, run here with device memory (cuda/device_memory.hpp). Both are emulated on the host in CI
 // (tests/cuda_emulation/simulator_glue_test.cpp).
 #pragma once
 
 #include <vector>
 
 #include "common.cuh"
+#include "device_memory.hpp"
 #include "sim_glue.hpp"
 #include "sim_launch.hpp"
 
@@ -21,40 +22,9 @@ __global__ void sim_step_kernel(sim::BatchArrays<T> b, sim::StepParams<T> p, T d
   sim_step_body(b, p, dt, steps, s0, chunk, std::size_t(blockIdx.x) * blockDim.x + threadIdx.x, scratch, ws);
 }
 
-// The device memory of one step() call (cuda/sim_glue.hpp's Mem), freed when the call ends.
-template <class T> struct DeviceMemory {
-  std::vector<void*> buffers;
-  DeviceMemory() = default;
-  DeviceMemory(const DeviceMemory&) = delete;
-  DeviceMemory& operator=(const DeviceMemory&) = delete;
-  ~DeviceMemory() {
-    for (void* p : buffers) cudaFree(p);
-  }
-  void* alloc(std::size_t bytes) {
-    if (bytes == 0) return nullptr;
-    void* p = nullptr;
-    OBLIQ_CUDA_CHECK(cudaMalloc(&p, bytes));
-    buffers.push_back(p);
-    return p;
-  }
-  template <class U> U* up(const U* host, std::size_t n) {
-    U* d = static_cast<U*>(alloc(n * sizeof(U)));
-    if (n) OBLIQ_CUDA_CHECK(cudaMemcpy(d, host, n * sizeof(U), cudaMemcpyHostToDevice));
-    return d;
-  }
-  template <class U> void down(U* host, const U* copy, std::size_t n) {
-    if (n) OBLIQ_CUDA_CHECK(cudaMemcpy(host, copy, n * sizeof(U), cudaMemcpyDeviceToHost));
-  }
-  T* scratch(std::size_t n) { return static_cast<T*>(alloc(n * sizeof(T))); }
-};
-
 template <class T>
 void simulate(const sim::BatchArrays<T>& h, const sim::StepParams<T>& p, T dt, int steps, std::size_t scratch_bytes) {
-  if (scratch_bytes == 0) {  // default: 256 MiB, at most half of the free device memory
-    std::size_t free_bytes = 0, total = 0;
-    OBLIQ_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
-    scratch_bytes = std::min<std::size_t>(std::size_t(256) << 20, free_bytes / 2);
-  }
+  if (scratch_bytes == 0) scratch_bytes = default_scratch_bytes();
   cudaFuncAttributes attributes{};
   OBLIQ_CUDA_CHECK(cudaFuncGetAttributes(&attributes, sim_step_kernel<T>));
   const int block = std::min(64, attributes.maxThreadsPerBlock);

@@ -3,13 +3,15 @@
 // A Scenario (scenario.hpp) plus its Friction: per unilateral row i its dim - 1 tangent rows
 // (rows (dim - 1) i .. of A_t) and its coefficient mu_i >= 0. The per-scenario core is
 // include/obliq/core/friction (cone solver, pyramid LCP, certificate); these functions run it on
-// one scenario in scalar T (double or float) with a scratch buffer of their own.
+// one scenario in scalar T (double or float) with a scratch buffer of their own; impact_batch /
+// dynamics_batch run many on a backend (Backend::cuda: on the device, docs/cuda.md).
 #pragma once
 
 #include <Eigen/Dense>
 #include <string>
 #include <vector>
 
+#include "obliq/batch.hpp"
 #include "obliq/core/friction/setup.hpp"
 #include "obliq/scenario.hpp"
 
@@ -50,5 +52,26 @@ struct FrictionResult {
 
 template <class T = double> ImpactResult impact(const Scenario& s, const Friction& f, FrictionResult* fr = nullptr);
 template <class T = double> DynamicsResult dynamics(const Scenario& s, const Friction& f, FrictionResult* fr = nullptr);
+
+// One scenario with its friction, by pointer (the batched entries read them, never keep them).
+struct FrictionalScenario {
+  const Scenario* scenario = nullptr;
+  const Friction* friction = nullptr;
+};
+
+// Many scenarios with friction, any shapes, on one backend: result k (and info[k], when info is
+// given: resized to match) is what impact<T>(*batch[k].scenario, *batch[k].friction) gives.
+//   Backend::cpu   impact<T> on each, on the calling thread;
+//   Backend::cuda  on the device, one GPU thread per scenario running the same core function,
+//                  grouped by shape and friction options (docs/cuda.md); std::runtime_error
+//                  ("backend cuda: ...") when the CUDA backend or a device is not available.
+// Backend::reference has no frictional solver: std::invalid_argument. A scenario whose arrays do
+// not fit its shape gets Status::bad_shape without being solved.
+template <class T = double>
+std::vector<ImpactResult> impact_batch(const std::vector<FrictionalScenario>& batch, Backend backend,
+                                       std::vector<FrictionResult>* info = nullptr);
+template <class T = double>
+std::vector<DynamicsResult> dynamics_batch(const std::vector<FrictionalScenario>& batch, Backend backend,
+                                           std::vector<FrictionResult>* info = nullptr);
 
 }  // namespace obliq

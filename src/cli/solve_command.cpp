@@ -8,8 +8,9 @@
 // then the chunk's output lines are formatted in parallel, again each into its own slot, and
 // written in input order. A bad line becomes an error line and never
 // touches the others; a group whose memory cannot be allocated is solved line by line, and a
-// line that alone cannot have it gets "error: too large (...)". Lines with friction are solved one
-// by one (docs/friction.md).
+// line that alone cannot have it gets "error: too large (...)". Lines with friction (some
+// mu > 0) are solved one by one on the cpu, or with --backend cuda together on the device
+// (obliq::impact_batch / dynamics_batch; docs/friction.md, docs/cuda.md).
 #include <iostream>
 #include <map>
 #include <memory>
@@ -56,8 +57,8 @@ class ScenarioBatch final : public HeldLines {
         });
     std::vector<std::string> text(lines_.size());
     bool any_error = false;
-    // The good lines by shape; lines with friction (some mu > 0) are solved one by one by the
-    // core's frictional solvers on the CPU (docs/friction.md), in parallel.
+    // The good lines by shape; lines with friction (some mu > 0) by the core's frictional
+    // solvers on the chosen backend (solve_frictional).
     std::map<Shape, std::vector<std::size_t>> groups;
     std::vector<std::size_t> frictional;
     for (std::size_t k = 0; k < lines_.size(); ++k) {
@@ -96,23 +97,28 @@ class ScenarioBatch final : public HeldLines {
            ", m_u = " + std::to_string(shape.m_u) + ": its memory cannot be allocated)";
   }
 
-  // Solves the frictional lines `members` one by one over OpenMP threads into text; a line whose
-  // memory cannot be allocated is "too large", and no exception crosses the region
-  // (cpu/omp_guard.hpp: any other one is rethrown after it).
+  // Solves the frictional lines `members` into text: with --backend cuda all of them in one
+  // obliq::impact_batch / dynamics_batch call on the device (grouped there by shape and friction
+  // options), otherwise one by one over OpenMP threads on the cpu. A line whose memory cannot be
+  // allocated (all of them, when the device batch's cannot) is "too large", and no exception
+  // crosses the region (cpu/omp_guard.hpp: any other one is rethrown after it).
   bool solve_frictional(const std::vector<std::size_t>& members, std::vector<std::string>& text) {
+    for (std::size_t k : members) {
+      Friction& f = *lines_[k].friction;
+      f.formulation = formulation_named(opt_.friction);
+      f.directions = opt_.facets;
+      f.lcp_solver = run_.lcp_solver;
+    }
+    if (run_.backend == Backend::cuda && !members.empty()) return solve_frictional_on_the_device(members, text);
     return for_each_line(
         members.size(), run_.threads,
         [&](std::size_t t) {
           io::ScenarioLine& line = lines_[members[t]];
           io::ojson j;
           try {
-            Friction& f = *line.friction;
-            f.formulation = formulation_named(opt_.friction);
-            f.directions = opt_.facets;
-            f.lcp_solver = run_.lcp_solver;
             FrictionResult info;
-            j = opt_.dynamics ? io::dynamics_result_to_json(line.id, obliq::dynamics(line.scenario, f, &info))
-                              : io::impact_result_to_json(line.id, obliq::impact(line.scenario, f, &info));
+            j = opt_.dynamics ? io::dynamics_result_to_json(line.id, obliq::dynamics(line.scenario, *line.friction, &info))
+                              : io::impact_result_to_json(line.id, obliq::impact(line.scenario, *line.friction, &info));
             io::add_friction_keys(j, info, opt_.dynamics);
           } catch (const std::bad_alloc&) {
             j = io::error_to_json(line.id, too_large(line.scenario.shape()));
@@ -121,6 +127,28 @@ class ScenarioBatch final : public HeldLines {
           return j.at("status") != "ok";
         },
         1);
+  }
+
+  bool solve_frictional_on_the_device(const std::vector<std::size_t>& members, std::vector<std::string>& text) {
+    std::vector<FrictionalScenario> batch;
+    for (std::size_t k : members) batch.push_back({&lines_[k].scenario, &*lines_[k].friction});
+    std::vector<ImpactResult> impacts;
+    std::vector<DynamicsResult> dynamics;
+    std::vector<FrictionResult> info;
+    try {
+      if (opt_.dynamics) dynamics = dynamics_batch<double>(batch, Backend::cuda, &info);
+      else impacts = impact_batch<double>(batch, Backend::cuda, &info);
+    } catch (const std::bad_alloc&) {
+      for (std::size_t k : members) text[k] = io::dump_line(io::error_to_json(lines_[k].id, too_large(lines_[k].scenario.shape())));
+      return true;
+    }
+    return for_each_line(members.size(), run_.threads, [&](std::size_t t) {
+      const io::ScenarioLine& line = lines_[members[t]];
+      io::ojson j = opt_.dynamics ? io::dynamics_result_to_json(line.id, dynamics[t]) : io::impact_result_to_json(line.id, impacts[t]);
+      io::add_friction_keys(j, info[t], opt_.dynamics);
+      text[members[t]] = io::dump_line(j);
+      return j.at("status") != "ok";
+    });
   }
 
   // Formats result s of a solved group (line members[s]) into text[members[s]] on all threads;

@@ -13,6 +13,11 @@
 #include "obliq/batch.hpp"
 #include "obliq/lcp.hpp"
 
+namespace obliq {
+struct FrictionalScenario;
+struct FrictionResult;
+}  // namespace obliq
+
 namespace obliq::sim {
 template <class T> struct BatchArrays;
 template <class T> struct StepParams;
@@ -33,6 +38,12 @@ struct CudaBackend {
                      std::size_t scratch_bytes) = nullptr;
   void (*simulate_f)(const sim::BatchArrays<float>&, const sim::StepParams<float>&, float dt, int steps,
                      std::size_t scratch_bytes) = nullptr;
+  // Frictional scenarios on the device (obliq::impact_batch / dynamics_batch, cuda/friction_glue.hpp).
+  using FrictionBatch = const std::vector<FrictionalScenario>&;
+  std::vector<ImpactResult> (*friction_impact_d)(FrictionBatch, std::vector<FrictionResult>*) = nullptr;
+  std::vector<ImpactResult> (*friction_impact_f)(FrictionBatch, std::vector<FrictionResult>*) = nullptr;
+  std::vector<DynamicsResult> (*friction_dynamics_d)(FrictionBatch, std::vector<FrictionResult>*) = nullptr;
+  std::vector<DynamicsResult> (*friction_dynamics_f)(FrictionBatch, std::vector<FrictionResult>*) = nullptr;
 
   template <class T> void impact(const Batch<T>& in, ImpactResults<T>& out, const RunOptions& opt) const {
     if constexpr (std::is_same_v<T, double>) impact_d(in, out, opt);
@@ -48,10 +59,18 @@ struct CudaBackend {
     if constexpr (std::is_same_v<T, double>) simulate_d(b, p, dt, steps, scratch);
     else simulate_f(b, p, dt, steps, scratch);
   }
+  template <class T> std::vector<ImpactResult> friction_impact(FrictionBatch b, std::vector<FrictionResult>* info) const {
+    if constexpr (std::is_same_v<T, double>) return friction_impact_d(b, info);
+    else return friction_impact_f(b, info);
+  }
+  template <class T> std::vector<DynamicsResult> friction_dynamics(FrictionBatch b, std::vector<FrictionResult>* info) const {
+    if constexpr (std::is_same_v<T, double>) return friction_dynamics_d(b, info);
+    else return friction_dynamics_f(b, info);
+  }
 };
 
 // Bumped whenever CudaBackend changes.
-inline constexpr int kCudaBackendAbi = 2;
+inline constexpr int kCudaBackendAbi = 3;
 // The C symbol libobliq_cuda.so exports: const CudaBackend* obliq_cuda_backend_v1().
 inline constexpr const char* kCudaBackendSymbol = "obliq_cuda_backend_v1";
 

@@ -5,6 +5,7 @@
 #include "obliq/core/friction/dynamics.hpp"
 #include "obliq/core/friction/impact.hpp"
 #include "obliq/friction.hpp"
+#include "friction/host_glue.hpp"
 
 namespace obliq {
 
@@ -17,9 +18,6 @@ Friction Friction::none(const Scenario& s, int dim) {
 }
 
 namespace {
-
-template <class T> using RowMat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-template <class T> using Vec = Eigen::Matrix<T, Eigen::Dynamic, 1>;
 
 // The scenario and its friction in scalar T, row-major, with views onto them.
 template <class T> struct Views {
@@ -56,36 +54,18 @@ template <class T> struct Views {
     fr.directions = f.directions;
     fr.lcp_solver = f.lcp_solver;
   }
-  // Vector shapes the core indexes without checking (the core checks the matrices).
-  bool vectors_fit(bool dynamics) const {
-    const long n = M.rows(), mu_rows = A_u.rows(), m = A_b.rows() + mu_rows;
-    const bool common = M.cols() == n && qdot.size() == n && phi_u.size() == mu_rows && A_b.cols() == n &&
-                        A_u.cols() == n && mu.size() == mu_rows;
-    if (dynamics)
-      return common && h.size() == n && u.size() == n && Adot_qdot.size() == m &&
-             (Adot_qdot_t.size() == 0 || Adot_qdot_t.size() == A_t.rows());
-    return common && i_u.size() == n && e.size() == mu_rows && (e_t.size() == 0 || e_t.size() == mu_rows);
-  }
 };
-
-template <class T> void fill_info(const friction::Report<T>& rep, const std::vector<T>& lt, FrictionResult* fr) {
-  if (!fr) return;
-  fr->lambda_t = Eigen::Map<const Vec<T>>(lt.data(), long(lt.size())).template cast<double>();
-  fr->method = rep.frictional ? friction::method_name(rep.method) : "";
-  fr->iterations = rep.iterations;
-  fr->residual = double(rep.residual);
-}
 
 }  // namespace
 
 template <class T> ImpactResult impact(const Scenario& s, const Friction& f, FrictionResult* info) {
-  Views<T> v(s, f);
-  const int n = v.in.n, mb = v.in.m_b, mu = v.in.m_u, nt = (f.dim - 1) * mu;
   ImpactResult r;
-  if (!v.vectors_fit(false) || f.dim < 2 || f.dim > 3) {
+  if (!friction::host_inputs_fit(s, f, false)) {
     r.status = Status::bad_shape;
     return r;
   }
+  Views<T> v(s, f);
+  const int n = v.in.n, mb = v.in.m_b, mu = v.in.m_u, nt = (f.dim - 1) * mu;
   std::vector<T> qp(n), imp(n), lam(mb + mu), lt(nt);
   std::vector<std::uint8_t> act(mu);
   T ke0 = 0, ke1 = 0;
@@ -105,18 +85,18 @@ template <class T> ImpactResult impact(const Scenario& s, const Friction& f, Fri
   r.kinetic_energy_pre = double(ke0);
   r.kinetic_energy_post = double(ke1);
   r.energy_consistent = ec != 0;
-  fill_info(rep, lt, info);
+  friction::fill_result(rep, lt.data(), nt, 1, info);
   return r;
 }
 
 template <class T> DynamicsResult dynamics(const Scenario& s, const Friction& f, FrictionResult* info) {
-  Views<T> v(s, f);
-  const int n = v.in.n, mb = v.in.m_b, mu = v.in.m_u, nt = (f.dim - 1) * mu;
   DynamicsResult r;
-  if (!v.vectors_fit(true) || f.dim < 2 || f.dim > 3) {
+  if (!friction::host_inputs_fit(s, f, true)) {
     r.status = Status::bad_shape;
     return r;
   }
+  Views<T> v(s, f);
+  const int n = v.in.n, mb = v.in.m_b, mu = v.in.m_u, nt = (f.dim - 1) * mu;
   std::vector<T> qdd(n), lam(mb + mu), lt(nt);
   std::vector<std::uint8_t> act(mu), sl(mu);
   DynamicsView<T> out{vec_view(qdd.data(), n), vec_view(lam.data(), mb + mu), vec_view(act.data(), mu)};
@@ -129,7 +109,7 @@ template <class T> DynamicsResult dynamics(const Scenario& s, const Friction& f,
   r.lambda = Eigen::Map<Vec<T>>(lam.data(), mb + mu).template cast<double>();
   r.active.resize(mu);
   for (int i = 0; i < mu; ++i) r.active[i] = act[std::size_t(i)];
-  fill_info(rep, lt, info);
+  friction::fill_result(rep, lt.data(), nt, 1, info);
   if (info) {
     info->sliding.resize(mu);
     for (int i = 0; i < mu; ++i) info->sliding[i] = sl[std::size_t(i)];

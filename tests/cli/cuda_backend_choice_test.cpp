@@ -36,6 +36,14 @@ TEST(CudaBackendChoice, DynamicsRefusesBeforeOpeningTheOutput) {
                                R"({"M":[[2,0],[0,2]],"qdot":[0,0],"h":[0,-19.62],"A_u":[[0,1]]})" "\n");
 }
 
+// Lines with friction are not solved on the cpu behind the flag's back: the same refusal.
+TEST(CudaBackendChoice, FrictionalImpactAndDynamicsRefuseBeforeOpeningTheOutput) {
+  expect_refused_before_output("impact", "cuda_choice_friction_impact.jsonl",
+                               R"({"M":[[2,0],[0,2]],"qdot":[1,-1],"A_u":[[0,1]],"e":0.5,"mu":0.3,"A_t":[[1,0]]})" "\n");
+  expect_refused_before_output("dynamics", "cuda_choice_friction_dynamics.jsonl",
+                               R"({"M":[[2,0],[0,2]],"qdot":[1,0],"h":[0,19.62],"A_u":[[0,1]],"mu":0.3,"A_t":[[1,0]]})" "\n");
+}
+
 TEST(CudaBackendChoice, LcpRefusesBeforeOpeningTheOutput) {
   expect_refused_before_output("lcp", "cuda_choice_lcp.jsonl", R"({"M":[[2,1],[1,2]],"q":[-1,-1]})" "\n");
 }

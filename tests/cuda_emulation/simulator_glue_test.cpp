@@ -17,6 +17,7 @@
 
 #include "obliq/sim/batch_views.hpp"
 #include "obliq/simulator.hpp"
+#include "host_memory.hpp"
 #include "sim_glue.hpp"
 #include "support/sim_scenes.hpp"
 
@@ -27,22 +28,7 @@ using obliq::Simulator;
 using obliq::Status;
 using obliq::sim::Integrator;
 namespace cu = obliq::cuda::detail;
-
-// Host memory standing in for the device's: every copy a fresh vector, kept until the end.
-template <class T> struct HostMemory {
-  std::vector<std::shared_ptr<void>> keep;
-  template <class U> U* up(const U* host, std::size_t n) {
-    auto v = std::make_shared<std::vector<U>>(host, host + n);
-    keep.push_back(v);
-    return v->data();
-  }
-  template <class U> void down(U* host, const U* copy, std::size_t n) { std::copy(copy, copy + n, host); }
-  T* scratch(std::size_t n) {
-    auto v = std::make_shared<std::vector<T>>(n, std::numeric_limits<T>::quiet_NaN());
-    keep.push_back(v);
-    return v->data();
-  }
-};
+using obliq::emulation::HostMemory;
 
 // One step(dt, steps) of `sim` as the cuda backend does it, with scratch for `per_chunk` scenarios.
 template <class T> int emulated_step(Simulator<T>& sim, T dt, int steps, std::size_t per_chunk) {
