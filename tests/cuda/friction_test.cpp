@@ -60,13 +60,7 @@ template <class T> void expect_close(const DynamicsResult& g, const DynamicsResu
 // The batch on the device with scratch for 3 scenarios of its largest workspace.
 template <class T, class Result>
 std::vector<Result> in_small_chunks(const std::vector<obliq::FrictionalScenario>& batch, std::vector<FrictionResult>* info) {
-  std::size_t ws = 1;
-  for (const auto& item : batch) {
-    const obliq::Shape sh = item.scenario->shape();
-    const int d = item.friction->dim, k = item.friction->directions;
-    ws = std::max(ws, std::is_same_v<Result, DynamicsResult> ? obliq::friction::dynamics_workspace_size<T>(sh.n, sh.m_b, sh.m_u, d, k)
-                                                              : obliq::friction::impact_workspace_size<T>(sh.n, sh.m_b, sh.m_u, d, k));
-  }
+  const std::size_t ws = obliq::test::largest_workspace<T>(batch, std::is_same_v<Result, DynamicsResult>);
   std::vector<Result> out = cu::run_friction<T, Result, cu::DeviceMemory<T>>(
       batch, info, 3 * ws * sizeof(T),
       [](const cu::FrictionArrays<T>& a, std::size_t s0, std::size_t n, T* scratch, std::size_t w) {

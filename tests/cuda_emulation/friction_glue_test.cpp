@@ -63,13 +63,7 @@ void expect_same(const FrictionResult& a, const FrictionResult& b, const std::st
 template <class T, class Result>
 std::vector<Result> emulated(const std::vector<obliq::FrictionalScenario>& batch, std::vector<FrictionResult>* info,
                              std::size_t per_chunk, std::size_t& chunks) {
-  std::size_t ws = 1;
-  for (const auto& item : batch) {
-    const obliq::Shape sh = item.scenario->shape();
-    const int d = item.friction->dim, k = item.friction->directions;
-    ws = std::max(ws, std::is_same_v<Result, DynamicsResult> ? obliq::friction::dynamics_workspace_size<T>(sh.n, sh.m_b, sh.m_u, d, k)
-                                                              : obliq::friction::impact_workspace_size<T>(sh.n, sh.m_b, sh.m_u, d, k));
-  }
+  const std::size_t ws = obliq::test::largest_workspace<T>(batch, std::is_same_v<Result, DynamicsResult>);
   chunks = 0;
   return cu::run_friction<T, Result, obliq::emulation::HostMemory<T>>(
       batch, info, per_chunk * ws * sizeof(T),

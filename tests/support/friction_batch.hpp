@@ -5,12 +5,15 @@
 // and one, a negative mu and a wrongly shaped A_t; both formulations.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <random>
 #include <vector>
 
 #include "io/random_scenarios.hpp"
+#include "obliq/core/friction/dynamics.hpp"
+#include "obliq/core/friction/impact.hpp"
 #include "obliq/friction.hpp"
 
 namespace obliq::test {
@@ -86,6 +89,19 @@ inline std::vector<FrictionCase> friction_cases(bool dynamics, friction::Formula
   out.push_back(misshaped);
   for (std::size_t k = out.size() - 5; k < out.size(); ++k) out[k].friction.formulation = form;
   return out;
+}
+
+// The largest arena (elements of T) one scenario of the batch needs: scratch for k scenarios of
+// it lets every group run in chunks of at least k.
+template <class T> std::size_t largest_workspace(const std::vector<FrictionalScenario>& batch, bool dynamics) {
+  std::size_t ws = 1;
+  for (const FrictionalScenario& item : batch) {
+    const Shape sh = item.scenario->shape();
+    const int d = item.friction->dim, k = item.friction->directions;
+    ws = std::max(ws, dynamics ? friction::dynamics_workspace_size<T>(sh.n, sh.m_b, sh.m_u, d, k)
+                               : friction::impact_workspace_size<T>(sh.n, sh.m_b, sh.m_u, d, k));
+  }
+  return ws;
 }
 
 inline std::vector<FrictionalScenario> pointers_to(const std::vector<FrictionCase>& cases) {
