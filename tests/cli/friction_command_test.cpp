@@ -84,5 +84,49 @@ TEST(FrictionCommand, DynamicsOnAnInclineSticksOrSlides) {
   }
 }
 
+// Two output lines alike: the same keys, the same strings, integers and flags (iterations aside),
+// numbers within 1e-7 of b's relative to 1 + |b|.
+void expect_alike(const json& a, const json& b, const std::string& where) {
+  ASSERT_EQ(a.type(), b.type()) << where;
+  if (b.is_object()) {
+    ASSERT_EQ(a.size(), b.size()) << where << ": " << a.dump() << " vs " << b.dump();
+    for (const auto& [key, value] : b.items())
+      if (key != "iterations") expect_alike(a.at(key), value, where + "." + key);
+  } else if (b.is_array()) {
+    ASSERT_EQ(a.size(), b.size()) << where;
+    for (std::size_t k = 0; k < b.size(); ++k) expect_alike(a[k], b[k], where + "[" + std::to_string(k) + "]");
+  } else if (b.is_number_float()) {
+    EXPECT_LE(std::abs(a.get<double>() - b.get<double>()), 1e-7 * (1 + std::abs(b.get<double>()))) << where;
+  } else {
+    EXPECT_EQ(a, b) << where;
+  }
+}
+
+// --backend cuda solves the frictional lines on the device and writes the cpu's lines (the same
+// keys, statuses and methods; numbers to 1e-7), beside frictionless, mu = 0 and bad lines.
+// Skips where the cuda backend cannot run (then tests/cli/cuda_backend_choice_test.cpp checks
+// the refusal).
+TEST(FrictionCommand, CudaBackendWritesTheCpuLines) {
+  const std::string rod = R"("M":[[1,0,0],[0,1,0],[0,0,0.08333333333333333]],"A_u":[[0,1,-0.4330127018922193]],)"
+                          R"("A_t":[[1,0,0.25]],"qdot":[-1,0,0],"h":[0,9.81,0],)";
+  const std::string impacts = std::string(kBall) + "\n" +
+                              R"({"id":"plain","M":[[2,0],[0,2]],"qdot":[0,-1],"A_u":[[0,1]],"e":0.5})" "\n" +
+                              R"({"id":"neg","M":[[1]],"qdot":[-1],"A_u":[[1]],"mu":-1,"A_t":[[0]]})" "\n" +
+                              R"({"id":"rod","e":0.5,"mu":0.4,)" + rod + R"("u":[0,0,0]})" "\n" + kBall + "\n";
+  const std::string rests = "{\"id\":\"none\"," + rod + R"("mu":3,"u":[0,0,0]})" "\n" + "{\"id\":\"two\"," + rod +
+                            R"("mu":3,"u":[0,19.62,0]})" "\n" + "{\"id\":\"one\"," + rod + R"("mu":0.5,"u":[0,0,0]})" "\n" +
+                            "{\"id\":\"zero\"," + rod + R"("mu":0,"u":[0,0,0]})" "\n";
+  for (const char* form : {"cone", "pyramid"})
+    for (const auto& [command, text] : {std::pair{"impact", impacts}, std::pair{"dynamics", rests}}) {
+      const auto gpu = run_text(command, text, std::string("--backend cuda --friction ") + form);
+      if (gpu.exit_code == 2 && gpu.err.rfind("obliq: backend cuda: ", 0) == 0) GTEST_SKIP() << gpu.err;
+      const auto cpu = run_text(command, text, std::string("--friction ") + form);
+      ASSERT_EQ(gpu.exit_code, cpu.exit_code) << gpu.err;
+      const auto a = parse_lines(gpu.out), b = parse_lines(cpu.out);
+      ASSERT_EQ(a.size(), b.size());
+      for (std::size_t k = 0; k < b.size(); ++k) expect_alike(a[k], b[k], std::string(command) + " " + form + " line " + std::to_string(k));
+    }
+}
+
 }  // namespace
 }  // namespace obliq
