@@ -9,6 +9,16 @@
 
 namespace obliq::dense {
 
+// y -= f x over n entries `inc` apart; the contiguous case (the CPU's) as a loop of its own, so
+// that it vectorizes (the same operations on each entry, so the same values).
+template <class T> OBLIQ_HD OBLIQ_FORCEINLINE void sub_scaled(T* y, const T* x, T f, int n, std::ptrdiff_t inc) {
+  if (inc == 1) {
+    for (int j = 0; j < n; ++j) y[j] -= f * x[j];
+  } else {
+    for (int j = 0; j < n; ++j) y[j * inc] -= f * x[j * inc];
+  }
+}
+
 // In place: A (k x k) becomes L (unit lower, below the diagonal) and U (upper triangle) of
 // P A = L U; piv[c] is the row swapped with row c at step c. Returns false when a pivot is at
 // most 4096 eps times the largest entry of A (singular to working precision) or not finite.
@@ -29,7 +39,7 @@ template <class T> OBLIQ_HD bool lu(MatView<T> A, IndexView<T> piv) {
       const T f = A(a, c) * inv;
       A(a, c) = f;
       if (f == T(0)) continue;
-      for (int j = c + 1; j < k; ++j) A(a, j) -= f * A(c, j);
+      sub_scaled(&A(a, c + 1), &A(c, c + 1), f, k - c - 1, A.cs);
     }
   }
   return true;

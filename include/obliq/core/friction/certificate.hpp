@@ -82,20 +82,29 @@ OBLIQ_HD T contact_residual(const T* r, const T* u, int dim, T mu, T rho, T scal
   return worst;
 }
 
-// Scale s of rows first..first+rows-1 (header comment); rmax = max_j |r_j|.
-template <class T> OBLIQ_HD T rows_scale(const Problem<T>& p, int first, int rows, T rmax) {
+// Scale s of rows first..first+rows-1 (header comment); rmax = max_j |r_j|. wrow: max_j |W_ij| of
+// each row i when given (w_row_max; a solver that certifies every iteration computes them once),
+// data == nullptr: computed here.
+template <class T> OBLIQ_HD T rows_scale(const Problem<T>& p, int first, int rows, T rmax, VecView<const T> wrow) {
   T qm = T(0), wm = T(0);
   for (int i = first; i < first + rows; ++i) {
     qm = max_(qm, abs_(p.q[i]));
-    wm = max_(wm, dense::max_abs(p.W.row(i)));
+    wm = max_(wm, wrow.data ? wrow[i] : dense::max_abs(p.W.row(i)));
   }
   return max_(qm, wm * rmax);
 }
 
-// Certifies r: computes u = W r + q, fills rep.residual and rep.worst, and returns Status::ok
-// when every contact passes, Status::no_convergence otherwise (NaN anywhere: not ok).
-template <class T> OBLIQ_HD Status certify(const Problem<T>& p, VecView<const T> r, VecView<T> u, Report<T>& rep) {
-  velocities(p, r, u);
+// wrow_i = max_j |W_ij| (m entries), for rows_scale.
+template <class T> OBLIQ_HD void w_row_max(const Problem<T>& p, VecView<T> wrow) {
+  for (int i = 0; i < p.size(); ++i) wrow[i] = dense::max_abs(p.W.row(i));
+}
+
+// The certificate of r given u = W r + q (the caller's: the same values certify() computes) and
+// optionally the row maxima wrow (rows_scale); fills rep.residual and rep.worst and returns
+// Status::ok when every contact passes, Status::no_convergence otherwise (NaN anywhere: not ok).
+template <class T>
+OBLIQ_HD Status certify_given(const Problem<T>& p, VecView<const T> r, VecView<const T> u, VecView<const T> wrow,
+                              Report<T>& rep) {
   T rmax = T(0);
   for (int i = 0; i < p.size(); ++i) rmax = max_(rmax, abs_(r[i]));
   const T tol = tolerance<T>::rel;
@@ -108,7 +117,7 @@ template <class T> OBLIQ_HD Status certify(const Problem<T>& p, VecView<const T>
     const T rel = s > T(0) ? res / s : (res > T(0) || !(res == res) ? T(1) / T(0) : T(0));
     if (!(rel <= rep.residual)) rep.residual = rel, rep.worst = where;
   };
-  for (int i = 0; i < p.m_e; ++i) account(abs_(u[i]), rows_scale(p, i, 1, rmax), -1 - i);
+  for (int i = 0; i < p.m_e; ++i) account(abs_(u[i]), rows_scale(p, i, 1, rmax, wrow), -1 - i);
   T rc[3], uc[3], sc[2];
   for (int c = 0; c < p.nc; ++c) {
     const int f = p.row(c);
@@ -117,11 +126,17 @@ template <class T> OBLIQ_HD Status certify(const Problem<T>& p, VecView<const T>
     if (sl)
       for (int j = 0; j < p.dim - 1; ++j) sc[j] = p.slide(c, j);
     T nat;
-    const T scale = rows_scale(p, f, p.dim, rmax);
+    const T scale = rows_scale(p, f, p.dim, rmax, wrow);
     const T res = contact_residual(rc, uc, p.dim, p.mu[c], contact_rho(p, f, p.dim), scale, sl ? sc : nullptr, nat);
     account(res, scale, c);
   }
   return pass ? Status::ok : Status::no_convergence;
+}
+
+// Certifies r: computes u = W r + q, then certify_given.
+template <class T> OBLIQ_HD Status certify(const Problem<T>& p, VecView<const T> r, VecView<T> u, Report<T>& rep) {
+  velocities(p, r, u);
+  return certify_given(p, r, u.as_const(), VecView<const T>{}, rep);
 }
 
 }  // namespace obliq::friction
