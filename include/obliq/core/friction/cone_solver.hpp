@@ -242,7 +242,7 @@ template <class T> OBLIQ_HD void gauss_seidel_start(const Problem<T>& p, VecView
     for (int c = 0; c < p.nc; ++c) {
       if (p.sliding(c)) continue;
       const int f = p.row(c);
-      T q[3], x[3] = {T(0), T(0), T(0)};
+      T q[3] = {T(0), T(0), T(0)}, x[3] = {T(0), T(0), T(0)};
       for (int a = 0; a < d; ++a) {
         T s = p.q[f + a];
         for (int j = 0; j < m; ++j)
