@@ -155,27 +155,34 @@ class StateBatch final : public HeldLines {
   }
 
  private:
-  // --impact: the good lines' impacts (frictional ones one by one, docs/friction.md), their keys
-  // and joint impulses added to their ok lines.
+  // --impact: the good lines' impacts (with --mu > 0 the frictional ones, obliq::impact_batch on
+  // the cpu or, with --backend cuda, on the device; docs/friction.md), their keys and joint
+  // impulses added to their ok lines.
   bool solve_impacts(const std::vector<Scenario>& scen, std::vector<Friction>& fric, const std::vector<std::size_t>& good,
                      std::vector<ojson>& text) {
     bool any_error = false;
     const Shape shape{m_.nv, m_.n_bilateral, m_.n_unilateral()};
     ImpactResults<double> res;
+    std::vector<ImpactResult> frictional;
+    std::vector<FrictionResult> info;
     if (opt_.mu <= 0) {
       Batch<double> batch(shape, good.size());
       for (std::size_t s = 0; s < good.size(); ++s) batch.set(s, scen[good[s]]);
       solve_impact(batch, res, run_);
+    } else {  // the reference backend has no frictional solver: the cpu's
+      std::vector<FrictionalScenario> batch;
+      for (std::size_t k : good) {
+        fric[k].formulation = formulation_named(opt_.friction);
+        batch.push_back({&scen[k], &fric[k]});
+      }
+      frictional = impact_batch<double>(batch, run_.backend == Backend::cuda ? Backend::cuda : Backend::cpu, &info);
     }
     for (std::size_t s = 0; s < good.size(); ++s) {
       const std::size_t k = good[s];
-      FrictionResult info;
-      if (opt_.mu > 0)
-        fric[k].formulation = formulation_named(opt_.friction);
-      const ImpactResult r = opt_.mu > 0 ? obliq::impact(scen[k], fric[k], &info) : res.get(s);
+      const ImpactResult r = opt_.mu > 0 ? frictional[s] : res.get(s);
       ojson& j = text[k];
       ojson ij = io::impact_result_to_json(lines_[k].id, r);
-      if (opt_.mu > 0) io::add_friction_keys(ij, info, false);
+      if (opt_.mu > 0) io::add_friction_keys(ij, info[s], false);
       if (ij.at("status") != "ok") {  // the solver's status, or a result that overflowed
         j["status"] = ij.at("status");
         any_error = true;

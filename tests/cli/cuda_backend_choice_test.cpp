@@ -44,6 +44,21 @@ TEST(CudaBackendChoice, FrictionalImpactAndDynamicsRefuseBeforeOpeningTheOutput)
                                R"({"M":[[2,0],[0,2]],"qdot":[1,0],"h":[0,19.62],"A_u":[[0,1]],"mu":0.3,"A_t":[[1,0]]})" "\n");
 }
 
+// `obliq model --impact --mu X --backend cuda`: the frictional impacts are not solved on the cpu
+// behind the flag's back either (the same refusal as without friction).
+TEST(CudaBackendChoice, ModelImpactWithFrictionRefuses) {
+  const auto in = write_temp("cuda_choice_model.jsonl", R"({"id":1,"q":[0,0,0],"qdot":[1,0,-1]})" "\n");
+  for (const char* mu : {"0", "0.3"}) {
+    const auto r = run_obliq("model ball --impact --e 0.5 --backend cuda --mu " + std::string(mu) + " --state " +
+                             quote(in.string()));
+    // Whether a GPU is present is told by the frictionless run; the frictional one must then agree.
+    if (r.exit_code == 0 && std::string(mu) == "0") GTEST_SKIP() << "the cuda backend ran here (a GPU is present)";
+    EXPECT_EQ(r.exit_code, 2) << "mu " << mu << ": " << r.err;
+    EXPECT_EQ(r.err.rfind("obliq: backend cuda: ", 0), 0u) << r.err;
+    EXPECT_EQ(r.out, "") << "mu " << mu;
+  }
+}
+
 TEST(CudaBackendChoice, LcpRefusesBeforeOpeningTheOutput) {
   expect_refused_before_output("lcp", "cuda_choice_lcp.jsonl", R"({"M":[[2,1],[1,2]],"q":[-1,-1]})" "\n");
 }
