@@ -7,7 +7,7 @@
 //
 //     M_JJ z_J = -q_J,
 //
-// here by Gaussian elimination with partial pivoting; J is skipped as singular when a pivot is
+// here by the LU with partial pivoting of dense/lu.hpp; J is skipped as singular when a pivot is
 // <= 4096 eps times the largest entry of M_JJ. z is accepted only when the certificate of
 // certificate.hpp passes, so a wrong J can never give an "ok" answer: it misses by O(s_i) in some
 // row. enumerate.hpp tries every J this way; warm_start() below tries the one J the caller
@@ -18,62 +18,57 @@
 #include <cstddef>
 
 #include "obliq/core/config.hpp"
+#include "obliq/core/dense/lu.hpp"
 #include "obliq/core/lcp/certificate.hpp"
 #include "obliq/core/status.hpp"
 #include "obliq/core/view.hpp"
 
 namespace obliq::lcp {
 
-// Arena elements try_basis() and warm_start() take: the principal block m x m, its right-hand
-// side (m) and the index list of J (m).
+// Arena elements a basis trial takes (take_basis_scratch): the principal block m x m, its
+// right-hand side (m), the index list of J (m) and the LU's pivots (m).
 template <class T> OBLIQ_HD std::size_t basis_workspace(int m) {
   const std::size_t n = std::size_t(m < 0 ? 0 : m);
-  return n * n + n + n;
+  return n * n + 3 * n;
 }
 
-// Solves the principal system of J = idx[0..k) into A (k x k block of an m x m scratch) and b,
-// sets z (z_J clamped at 0 against rounding-level negatives, 0 elsewhere), w = M z + q and
-// `residual`; returns true when the certificate accepts z. A singular M_JJ returns false with z,
-// w untouched.
+// The scratch of try_basis() for any J of 0..m-1, taken from the arena (released by the caller
+// with the arena's mark).
+template <class T> struct BasisScratch {
+  MatView<T> A;     // (m x m) M_JJ in its leading k x k block, factorised in place
+  VecView<T> b;     // (m) -q_J, then z_J
+  IndexView<T> idx; // (m) the indices in J
+  IndexView<T> piv; // (m) the LU's row swaps
+};
+
+// Takes the scratch for an m-row LCP; false when the arena cannot hold it.
+template <class T> OBLIQ_HD bool take_basis_scratch(Arena<T>& arena, int m, BasisScratch<T>& s) {
+  s.A = arena.mat(m, m);
+  s.b = arena.vec(m);
+  s.idx = IndexView<T>{arena.take(std::size_t(m)), m, arena.stride};
+  s.piv = IndexView<T>{arena.take(std::size_t(m)), m, arena.stride};
+  return !arena.overflow && (m == 0 || (s.idx.slots != nullptr && s.piv.slots != nullptr));
+}
+
+// Solves the principal system of J = idx[0..k) with the LU of dense/lu.hpp in the scratch's
+// leading k x k block, sets z (z_J clamped at 0 against rounding-level negatives, 0 elsewhere),
+// w = M z + q and `residual`; returns true when the certificate accepts z. A singular M_JJ
+// returns false with z, w untouched.
 template <class T>
-OBLIQ_HD bool try_basis(MatView<const T> M, VecView<const T> q, IndexView<T> idx, int k, MatView<T> A, VecView<T> b,
-                        VecView<T> z, VecView<T> w, T& residual) {
+OBLIQ_HD bool try_basis(MatView<const T> M, VecView<const T> q, const BasisScratch<T>& s, int k, VecView<T> z,
+                        VecView<T> w, T& residual) {
   const int m = q.size;
-  const T eps = scalar_traits<T>::eps;
-  // Gather M_JJ and -q_J; eliminate with partial pivoting.
-  T amax = T(0);
+  MatView<T> A = s.A.block(0, 0, k, k);
+  VecView<T> b = s.b.head(k);
   for (int a = 0; a < k; ++a) {
-    for (int c = 0; c < k; ++c) {
-      A(a, c) = M(idx.get(a), idx.get(c));
-      amax = max_(amax, abs_(A(a, c)));
-    }
-    b[a] = -q[idx.get(a)];
+    for (int c = 0; c < k; ++c) A(a, c) = M(s.idx.get(a), s.idx.get(c));
+    b[a] = -q[s.idx.get(a)];
   }
-  const T ptol = T(4096) * eps * amax;
-  for (int c = 0; c < k; ++c) {
-    int p = c;
-    for (int a = c + 1; a < k; ++a)
-      if (abs_(A(a, c)) > abs_(A(p, c))) p = a;
-    if (!(abs_(A(p, c)) > ptol)) return false;
-    if (p != c) {
-      for (int j = c; j < k; ++j) swap_(A(c, j), A(p, j));
-      swap_(b[c], b[p]);
-    }
-    for (int a = c + 1; a < k; ++a) {
-      const T f = A(a, c) / A(c, c);
-      if (f == T(0)) continue;
-      for (int j = c + 1; j < k; ++j) A(a, j) -= f * A(c, j);
-      b[a] -= f * b[c];
-    }
-  }
-  for (int c = k - 1; c >= 0; --c) {
-    T s = b[c];
-    for (int j = c + 1; j < k; ++j) s -= A(c, j) * b[j];
-    b[c] = s / A(c, c);
-  }
+  if (!dense::lu(A, s.piv)) return false;
+  dense::lu_solve(A.as_const(), s.piv, b);
   // The certificate is computed on the clamped z, so whatever it accepts is a solution.
   for (int i = 0; i < m; ++i) z[i] = T(0);
-  for (int a = 0; a < k; ++a) z[idx.get(a)] = max_(b[a], T(0));
+  for (int a = 0; a < k; ++a) z[s.idx.get(a)] = max_(b[a], T(0));
   residual = lcp_residual(M, q, z.as_const(), w);
   return lcp_accept(M, q, z.as_const());
 }
@@ -93,10 +88,8 @@ OBLIQ_HD Result<T> warm_start(MatView<const T> M, VecView<const T> q, VecView<T>
     return res;
   }
   const std::size_t mark = arena.mark();
-  MatView<T> A = arena.mat(m, m);                                  // (m x m) M_JJ, factorised in place
-  VecView<T> b = arena.vec(m);                                     // (m) -q_J, then z_J
-  IndexView<T> idx{arena.take(std::size_t(m)), m, arena.stride};  // (m) the indices in J
-  if (arena.overflow || (m > 0 && idx.slots == nullptr)) {
+  BasisScratch<T> scratch;
+  if (!take_basis_scratch(arena, m, scratch)) {
     arena.release(mark);
     res.status = Status::bad_shape;
     return res;
@@ -106,10 +99,10 @@ OBLIQ_HD Result<T> warm_start(MatView<const T> M, VecView<const T> q, VecView<T>
   for (int a = 0; a < count && valid; ++a) {
     const int i = active[a];
     valid = i >= 0 && i < m && z[i] == T(0);
-    if (valid) z[i] = T(1), idx.set(a, i);
+    if (valid) z[i] = T(1), scratch.idx.set(a, i);
   }
   for (int i = 0; i < m; ++i) z[i] = T(0);
-  if (!valid || !try_basis(M, q, idx, count, A, b, z, w, res.residual)) {
+  if (!valid || !try_basis(M, q, scratch, count, z, w, res.residual)) {
     for (int i = 0; i < m; ++i) z[i] = T(0), w[i] = q[i];
     res.residual = T(0);
     res.status = Status::no_convergence;

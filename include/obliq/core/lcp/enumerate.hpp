@@ -24,8 +24,7 @@
 
 namespace obliq::lcp {
 
-// Arena elements enumerate() takes: the principal block m x m, its right-hand side (m) and the
-// index list of J (m).
+// Arena elements enumerate() takes: one basis trial's scratch (basis.hpp).
 template <class T> OBLIQ_HD std::size_t enumerate_workspace(int m) { return basis_workspace<T>(m); }
 
 // Solves LCP(M, q) by enumerating complementary bases (m <= 62). Returns as lemke(); Status ok,
@@ -38,10 +37,8 @@ OBLIQ_HD Result<T> enumerate(MatView<const T> M, VecView<const T> q, VecView<T> 
   Result<T> res;
   if (!lcp_begin(M, q, z, w, res, /*max_m=*/62)) return res;
   const std::size_t mark = arena.mark();
-  MatView<T> A = arena.mat(m, m);                                  // (m x m) M_JJ, factorised in place
-  VecView<T> b = arena.vec(m);                                     // (m) -q_J, then z_J
-  IndexView<T> idx{arena.take(std::size_t(m)), m, arena.stride};  // (m) the indices in J
-  if (arena.overflow || (m > 0 && idx.slots == nullptr)) {
+  BasisScratch<T> scratch;
+  if (!take_basis_scratch(arena, m, scratch)) {
     arena.release(mark);
     res.status = Status::bad_shape;
     return res;
@@ -57,9 +54,9 @@ OBLIQ_HD Result<T> enumerate(MatView<const T> M, VecView<const T> q, VecView<T> 
     ++it;
     int k = 0;
     for (int i = 0; i < m; ++i)
-      if (mask >> i & 1ull) idx.set(k++, i);
+      if (mask >> i & 1ull) scratch.idx.set(k++, i);
     T r = T(0);
-    if (try_basis(M, q, idx, k, A, b, z, w, r)) {
+    if (try_basis(M, q, scratch, k, z, w, r)) {
       res.residual = r;
       solved = true;
       break;
