@@ -73,9 +73,12 @@ void solve_friction_group(const std::vector<FrictionalScenario>& batch, const st
     if (has_adot_t) Eigen::Map<Vec<T>>(adot_t.data() + j * t, long(t)) = f.Adot_qdot_t.cast<T>();
     if (has_e_t) Eigen::Map<Vec<T>>(e_t.data() + j * mu, long(mu)) = f.e_t.cast<T>();
   }
-  // Outputs: zero-filled host buffers, mirrored, run, copied back.
-  std::vector<T> x(c * n), x2(dynamics ? 0 : c * n), lambda(c * m), ke(dynamics ? 0 : 2 * c), lambda_t(c * t);
-  std::vector<std::uint8_t> active(c * mu), flags(dynamics ? c * mu : c);
+  // Outputs: the batched results' host buffers (zero-filled by resize), mirrored, run, copied
+  // back, and unpacked by their get(), as frictionless batches are (obliq/batch.hpp).
+  std::conditional_t<dynamics, DynamicsResults<T>, ImpactResults<T>> res;
+  res.resize(shape, c);
+  std::vector<T> lambda_t(c * t);
+  std::vector<std::uint8_t> sliding(dynamics ? c * mu : 0);
   std::vector<int> status(c, int(Status::not_solved));
   std::vector<friction::Report<T>> reports(c);
   FrictionArrays<T> a;
@@ -105,58 +108,51 @@ void solve_friction_group(const std::vector<FrictionalScenario>& batch, const st
   a.mu = contiguous<const T>(mem.up(mu_.data(), mu_.size()), mu);
   if (has_adot_t) a.Adot_qdot_t = contiguous<const T>(mem.up(adot_t.data(), adot_t.size()), t);
   if (has_e_t) a.e_t = contiguous<const T>(mem.up(e_t.data(), e_t.size()), mu);
-  T* dx = mem.up(x.data(), x.size());
-  T* dlambda = mem.up(lambda.data(), lambda.size());
-  std::uint8_t* dactive = mem.up(active.data(), active.size());
-  std::uint8_t* dflags = mem.up(flags.data(), flags.size());
+  T* dlambda = mem.up(res.lambda.data(), res.lambda.size());
+  std::uint8_t* dactive = mem.up(res.active.data(), res.active.size());
   int* dstatus = mem.up(status.data(), c);
   a.lambda_t = contiguous<T>(mem.up(lambda_t.data(), lambda_t.size()), t);
   a.report = mem.up(reports.data(), c);
-  T *dx2 = nullptr, *dke = nullptr;
-  if (dynamics) {
-    a.dout = {contiguous<T>(dx, n), contiguous<T>(dlambda, m), contiguous<std::uint8_t>(dactive, mu), contiguous<int>(dstatus, 1)};
-    a.sliding = contiguous<std::uint8_t>(dflags, mu);
+  if constexpr (dynamics) {
+    a.dout = {contiguous<T>(mem.up(res.qddot.data(), res.qddot.size()), n), contiguous<T>(dlambda, m),
+              contiguous<std::uint8_t>(dactive, mu), contiguous<int>(dstatus, 1)};
+    a.sliding = contiguous<std::uint8_t>(mem.up(sliding.data(), sliding.size()), mu);
   } else {
-    dx2 = mem.up(x2.data(), x2.size());
-    dke = mem.up(ke.data(), ke.size());
-    a.io = {contiguous<T>(dx, n),        contiguous<T>(dx2, n),      contiguous<T>(dlambda, m),
-            contiguous<std::uint8_t>(dactive, mu), contiguous<T>(dke, 1), contiguous<T>(dke + c, 1),
-            contiguous<std::uint8_t>(dflags, 1), contiguous<int>(dstatus, 1)};
+    a.io = {contiguous<T>(mem.up(res.qdot_plus.data(), res.qdot_plus.size()), n),
+            contiguous<T>(mem.up(res.impulse.data(), res.impulse.size()), n),
+            contiguous<T>(dlambda, m),
+            contiguous<std::uint8_t>(dactive, mu),
+            contiguous<T>(mem.up(res.kinetic_energy_pre.data(), c), 1),
+            contiguous<T>(mem.up(res.kinetic_energy_post.data(), c), 1),
+            contiguous<std::uint8_t>(mem.up(res.energy_consistent.data(), c), 1),
+            contiguous<int>(dstatus, 1)};
   }
   const std::size_t ws = friction_scratch(a);
   for_each_chunk_with_scratch<T>(c, ws, scratch_bytes, mem,
                                  [&](std::size_t s0, std::size_t k, T* scratch) { launch(a, s0, k, scratch, ws); });
-  mem.down(x.data(), dx, x.size());
-  mem.down(lambda.data(), dlambda, lambda.size());
-  mem.down(active.data(), dactive, active.size());
-  mem.down(flags.data(), dflags, flags.size());
+  mem.down(res.lambda.data(), dlambda, res.lambda.size());
+  mem.down(res.active.data(), dactive, res.active.size());
   mem.down(status.data(), dstatus, c);
   mem.down(lambda_t.data(), a.lambda_t.data, lambda_t.size());
   mem.down(reports.data(), a.report, c);
-  if (!dynamics) {
-    mem.down(x2.data(), dx2, x2.size());
-    mem.down(ke.data(), dke, ke.size());
+  if constexpr (dynamics) {
+    mem.down(res.qddot.data(), a.dout.qddot.data, res.qddot.size());
+    mem.down(sliding.data(), a.sliding.data, sliding.size());
+  } else {
+    mem.down(res.qdot_plus.data(), a.io.qdot_plus.data, res.qdot_plus.size());
+    mem.down(res.impulse.data(), a.io.impulse.data, res.impulse.size());
+    mem.down(res.kinetic_energy_pre.data(), a.io.kinetic_energy_pre.data, c);
+    mem.down(res.kinetic_energy_post.data(), a.io.kinetic_energy_post.data, c);
+    mem.down(res.energy_consistent.data(), a.io.energy_consistent.data, c);
   }
-  // Unpacked as obliq::impact / dynamics with a Friction fill theirs (src/friction/solve.cpp).
   for (std::size_t j = 0; j < c; ++j) {
-    Result& r = out[members[j]];
-    r.status = Status(status[j]);
-    r.lambda = Eigen::Map<const Vec<T>>(lambda.data() + j * m, long(m)).template cast<double>();
-    r.active = Eigen::Map<const Eigen::Matrix<std::uint8_t, Eigen::Dynamic, 1>>(active.data() + j * mu, long(mu)).template cast<int>();
-    if constexpr (dynamics) {
-      r.qddot = Eigen::Map<const Vec<T>>(x.data() + j * n, long(n)).template cast<double>();
-    } else {
-      r.qdot_plus = Eigen::Map<const Vec<T>>(x.data() + j * n, long(n)).template cast<double>();
-      r.impulse = Eigen::Map<const Vec<T>>(x2.data() + j * n, long(n)).template cast<double>();
-      r.kinetic_energy_pre = double(ke[j]);
-      r.kinetic_energy_post = double(ke[c + j]);
-      r.energy_consistent = flags[j] != 0;
-    }
+    res.status[j] = Status(status[j]);
+    out[members[j]] = res.get(j);
     if (!info) continue;
     FrictionResult& fi = (*info)[members[j]];
     friction::fill_result(reports[j], lambda_t.data() + j * t, int(t), 1, &fi);
     if constexpr (dynamics)
-      fi.sliding = Eigen::Map<const Eigen::Matrix<std::uint8_t, Eigen::Dynamic, 1>>(flags.data() + j * mu, long(mu)).template cast<int>();
+      fi.sliding = Eigen::Map<const Eigen::Matrix<std::uint8_t, Eigen::Dynamic, 1>>(sliding.data() + j * mu, long(mu)).template cast<int>();
   }
 }
 
