@@ -81,6 +81,12 @@ if [ "$mode" != prebuilt ]; then
   # LD_LIBRARY_PATH. (A -Wl,-rpath,$ORIGIN in the linker flags does not survive: the build's
   # shell expands $ORIGIN to nothing.) The test program is not run at build time (PRE_TEST
   # discovery): outside the pack it does not find libobliq_cuda.so.
+  # Machine code at full optimization, whatever the caller's shell says: a CUDAARCHS or a
+  # NVCC_APPEND_FLAGS (-Ofc=max, say) meant for a PTX-only test build must not reach the pack.
+  for var in CUDAARCHS NVCC_APPEND_FLAGS NVCC_PREPEND_FLAGS; do
+    [ -z "${!var:-}" ] || note "ignored for this build: $var='${!var}'"
+    unset "$var"
+  done
   step configure 600 cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
     -DOBLIQ_ENABLE_CUDA=ON -DOBLIQ_BUILD_TESTS=ON "${launchers[@]}" \
     "-DCMAKE_EXE_LINKER_FLAGS=-static-libstdc++ -static-libgcc" \
@@ -89,6 +95,8 @@ if [ "$mode" != prebuilt ]; then
     -DCMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE=PRE_TEST \
     || { tail -30 "$LOGS/configure.log"; exit 1; }
   grep -q "obliq: CUDA backend ON" "$LOGS/configure.log" || { note "FAIL: nvcc not found: no CUDA backend"; exit 1; }
+  grep -q '^CMAKE_CUDA_ARCHITECTURES:[A-Z]*=90$' "$BUILD/CMakeCache.txt" ||
+    { note "FAIL: $BUILD is not configured for sm_90: $(grep '^CMAKE_CUDA_ARCHITECTURES' "$BUILD/CMakeCache.txt")"; exit 1; }
   step build 3600 cmake --build "$BUILD" --target obliq_cuda_tests obliq_gpu_bench -j "$JOBS" \
     || { grep -E "error|FAILED" "$LOGS/build.log" | awk 'NR <= 40'; exit 1; }
   TESTS=$BUILD/tests/cuda/obliq_cuda_tests
@@ -97,6 +105,9 @@ if [ "$mode" != prebuilt ]; then
     cuobjdump -res-usage "$BENCH" >"$LOGS/resources.log" 2>&1
     awk '/Function/ {f=$2} /REG:/ {print "  " f " " $0}' "$LOGS/resources.log" | grep -E "impact_kernel|dynamics_kernel" \
       | sed -E 's/_Z[0-9A-Za-z_]*(impact|dynamics)_kernel[0-9A-Za-z_]*/\1_kernel/' | awk 'NR <= 12' | tee -a "$REPORT"
+  fi
+  if command -v cuobjdump >/dev/null 2>&1 && ! cuobjdump --list-elf "$BUILD/cuda/libobliq_cuda.so" 2>/dev/null | grep -q sm_90; then
+    fail "libobliq_cuda.so holds no sm_90 machine code (cuobjdump --list-elf)"
   fi
   PACK=$BUILD/gpu-pack
   rm -rf "$PACK" && mkdir -p "$PACK/lib"
