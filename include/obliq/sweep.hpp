@@ -87,12 +87,16 @@ struct Column {
 std::vector<Column> columns(const Study& study);
 
 // Per-sample values of one chunk [first, first + count): values (count x columns), NaN where an
-// output does not exist for that sample (failed status, KE_pre = 0); e always.
+// output does not exist for that sample (failed status, KE_pre = 0); e always. A sample the solver
+// answered ok but with an output that is not finite (inputs that overflow double precision) is a
+// failed sample (docs/sweep.md "Outputs per sample"): status Status::non_finite, `non_finite` the
+// column of that output, its outputs NaN.
 struct SampleTable {
   std::uint64_t first = 0;
   std::size_t count = 0;
   RowMat<double> values;
   std::vector<Status> status;
+  std::vector<std::int32_t> non_finite;         // (count) -1, or the first non-finite output's column (empty: none)
   std::vector<std::uint8_t> energy_consistent;  // (count) impact samples
   std::vector<std::uint8_t> at_rest;            // (count) trajectory samples
   std::vector<std::uint8_t> candidate, released;  // (count x m_u)

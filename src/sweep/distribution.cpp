@@ -7,6 +7,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "sweep/study_keys.hpp"
+
 namespace obliq::sweep {
 namespace {
 
@@ -45,12 +47,15 @@ Distribution parse_coefficient(const json& j, const std::string& where, Coeffici
   } else {
     const std::string kind = kind_of(j, where);
     if (kind == "fixed") {
+      check_keys(j, {"dist", "value"}, where);
       d.value = number(j, "value", where, 0, true);
     } else if (kind == "uniform") {
+      check_keys(j, {"dist", "low", "high"}, where);
       d.kind = Distribution::Kind::uniform;
       d.low = number(j, "low", where, 0, true);
       d.high = number(j, "high", where, 1, true);
     } else if (kind == "truncated_normal") {
+      check_keys(j, {"dist", "mean", "sd", "low", "high"}, where);
       d.kind = Distribution::Kind::truncated_normal;
       d.mean = number(j, "mean", where, 0, true);
       d.sd = number(j, "sd", where, 0, true);
@@ -58,6 +63,7 @@ Distribution parse_coefficient(const json& j, const std::string& where, Coeffici
       d.high = is_e ? number(j, "high", where, 1, false) : (j.contains("high") ? number(j, "high", where, 1, true) : INFINITY);
       if (!(d.sd > 0)) throw std::invalid_argument(where + ": 'sd' must be positive");
     } else if (kind == "beta") {
+      check_keys(j, {"dist", "a", "b", "low", "high"}, where);
       d.kind = Distribution::Kind::beta;
       d.a = number(j, "a", where, 1, true);
       d.b = number(j, "b", where, 1, true);
@@ -65,6 +71,7 @@ Distribution parse_coefficient(const json& j, const std::string& where, Coeffici
       d.high = number(j, "high", where, 1, false);
       if (!(d.a > 0 && d.b > 0)) throw std::invalid_argument(where + ": beta's 'a' and 'b' must be positive");
     } else if (kind == "power_law") {
+      check_keys(j, {"dist", "e0", "v0", "exponent", "low", "high"}, where);
       d.kind = Distribution::Kind::power_law;
       d.e0 = number(j, "e0", where, 1, true);
       d.v0 = number(j, "v0", where, 1, true);
@@ -91,6 +98,7 @@ Distribution parse_perturbation(const json& j, int k, const std::string& where) 
   const std::string kind = kind_of(j, where);
   const char* key = kind == "normal" ? "sd" : kind == "uniform" ? "half_width" : nullptr;
   if (!key) throw std::invalid_argument(where + ": unknown perturbation '" + kind + "' (normal, uniform)");
+  check_keys(j, {"dist", key}, where);
   auto it = j.find(key);
   if (it == j.end()) throw std::invalid_argument(where + ": missing '" + key + "'");
   const json& v = it->is_array() ? (k < int(it->size()) ? (*it)[k] : json()) : *it;

@@ -88,8 +88,7 @@ void RowWriter::add(const SampleTable& t) {
   const std::size_t take = std::size_t(std::min<std::uint64_t>(w.rows - t.first, t.count));
   if (w.csv) {
     for (std::size_t r = 0; r < take; ++r) {
-      std::fprintf(w.csv, "%llu,%s", (unsigned long long)(t.first + r),
-                   t.status[r] == Status::ok ? "ok" : status_reason(t.status[r]));
+      std::fprintf(w.csv, "%llu,%s", (unsigned long long)(t.first + r), outcome_reason(t, r, w.cols).c_str());
       for (std::size_t c = 0; c < ncol; ++c) {
         const double x = t.values(r, c);
         if (std::isnan(x)) std::fprintf(w.csv, ",");

@@ -8,6 +8,7 @@
 
 #include "cpu/omp_guard.hpp"
 #include "obliq/friction.hpp"
+#include "obliq/io/scenario_json.hpp"
 #include "obliq/model/friction_rows.hpp"
 #include "obliq/model/joint_impulses.hpp"
 #include "obliq/model/kinematics.hpp"
@@ -145,6 +146,7 @@ Layout layout(const Study& st) {
   const bool friction = !st.friction.empty();
   L.e = take(L.m_u);
   L.mu = take(friction ? L.m_u : 0);
+  L.outputs = at;
   if (st.trajectory) {
     L.joints = 0;
     L.impacts = take(1);
@@ -272,6 +274,7 @@ void run_samples(const Study& st, std::uint64_t first, std::size_t count, int th
   out.count = count;
   out.values.setConstant(count, L.total, kMissing);
   out.status.resize(count);
+  out.non_finite.assign(count, -1);
   out.energy_consistent.assign(count, 0);
   out.candidate.assign(count * L.m_u, 0);
   out.released.assign(count * L.m_u, 0);
@@ -306,16 +309,17 @@ void run_samples(const Study& st, std::uint64_t first, std::size_t count, int th
       const Status status = model_status[s] != Status::ok ? model_status[s] : res.status[s];
       out.status[s] = status;
       if (status != Status::ok) continue;
+      OutputRow put{row};
       const ConstVecMap<double> vp(res.qdot_plus.data() + s * n, n);
       const ConstVecMap<double> lambda(res.lambda.data() + s * m, m);
-      for (int k = 0; k < n; ++k) row(L.qdot_plus + k) = vp(k);
-      row(L.qdot_plus_norm) = vp.norm();
-      for (int r = 0; r < m; ++r) row(L.impulse + r) = lambda(r);
+      for (int k = 0; k < n; ++k) put(L.qdot_plus + k, vp(k));
+      put(L.qdot_plus_norm, vp.norm());
+      for (int r = 0; r < m; ++r) put(L.impulse + r, lambda(r));
       if (L.tangential_impulse >= 0)
-        for (int r = 0; r < L.m_u; ++r) row(L.tangential_impulse + r) = buf.tangential[s * L.m_u + r];
+        for (int r = 0; r < L.m_u; ++r) put(L.tangential_impulse + r, buf.tangential[s * L.m_u + r]);
       const ConstMatMap<double> A_u(batch.A_u.data() + s * L.m_u * n, L.m_u, n);
       for (int r = 0; r < L.m_u; ++r) {
-        row(L.separation + r) = A_u.row(r).dot(vp);
+        put(L.separation + r, A_u.row(r).dot(vp));
         // Released: a candidate row without impulse under the complementarity law; under the
         // projection law, a candidate row that pulls (lambda < 0), which complementarity releases.
         const bool cand = res.active[s * L.m_u + r] != 0;
@@ -323,10 +327,12 @@ void run_samples(const Study& st, std::uint64_t first, std::size_t count, int th
         out.candidate[s * L.m_u + r] = cand;
         out.released[s * L.m_u + r] = cand && (st.law == Law::complementarity ? lr == 0.0 : lr < 0.0);
       }
+      // KE_post / KE_pre (docs/math.md 5): missing only when KE_pre = 0; a kinetic energy that
+      // overflowed makes it non-finite.
       const double ke0 = res.kinetic_energy_pre[s], ke1 = res.kinetic_energy_post[s];
-      if (ke0 > 0) row(L.energy_ratio) = ke1 / ke0;
+      if (!(std::isfinite(ke0) && ke0 <= 0)) put(L.energy_ratio, std::isfinite(ke0) && std::isfinite(ke1) ? ke1 / ke0 : kMissing);
       out.energy_consistent[s] = res.energy_consistent[s];
-      if (L.joints > 0) {  // seed 002's internal impulses over the velocity jump
+      if (L.joints > 0 && put.bad < 0) {  // seed 002's internal impulses over the velocity jump
         const int nq = st.model->nq;
         model::forward_kinematics(mv, d, VecView<const double>{Q.data() + s * nq, nq, 1},
                                   VecView<const double>{batch.qdot.data() + s * n, n, 1});
@@ -334,13 +340,32 @@ void run_samples(const Study& st, std::uint64_t first, std::size_t count, int th
         model::joint_impulses(mv, d, VecView<const double>{dq.data(), n, 1},
                               VecView<const double>{lambda.data(), m, 1}, mat_view(J.data(), L.joints, 6));
         for (int b = 0; b < L.joints; ++b) {
-          row(L.joint_force + b) = J.row(b).head<3>().norm();
-          row(L.joint_moment + b) = J.row(b).tail<3>().norm();
+          put(L.joint_force + b, J.row(b).head<3>().norm());
+          put(L.joint_moment + b, J.row(b).tail<3>().norm());
         }
       }
+      if (put.bad >= 0) reject_non_finite(out, std::size_t(s), put.bad, L);
     }
   }
   guard.rethrow();
+}
+
+void reject_non_finite(SampleTable& t, std::size_t s, int column, const Layout& L) {
+  t.status[s] = Status::non_finite;
+  t.non_finite[s] = column;
+  t.values.row(s).segment(L.outputs, L.total - L.outputs).setConstant(kMissing);
+  if (!t.energy_consistent.empty()) t.energy_consistent[s] = 0;
+  if (!t.at_rest.empty()) t.at_rest[s] = 0;
+  for (int r = 0; r < L.m_u; ++r) t.candidate[s * L.m_u + r] = t.released[s * L.m_u + r] = 0;
+}
+
+std::string output_group(const std::string& column) { return column.substr(0, column.find('.')); }
+
+std::string non_finite_reason(const Column& c) { return io::non_finite_result(output_group(c.name).c_str()); }
+
+std::string outcome_reason(const SampleTable& t, std::size_t s, const std::vector<Column>& cols) {
+  if (!t.non_finite.empty() && t.non_finite[s] >= 0) return non_finite_reason(cols[t.non_finite[s]]);
+  return status_reason(t.status[s]);
 }
 
 }  // namespace obliq::sweep

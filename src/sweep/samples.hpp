@@ -2,6 +2,10 @@
 // study's per-sample outputs (docs/sweep.md "Outputs") lives here too.
 #pragma once
 
+#include <cmath>
+#include <string>
+#include <vector>
+
 #include "obliq/sweep.hpp"
 
 namespace obliq::sweep {
@@ -15,9 +19,35 @@ struct Layout {
   int qdot_plus = -1, qdot_plus_norm = -1, impulse = -1, tangential_impulse = -1, separation = -1, energy_ratio = -1,
       joint_force = -1, joint_moment = -1;
   int impacts = -1, impacts_before_rest = -1, last_impact_time = -1, q_T = -1, qdot_T = -1, kinetic_energy_T = -1, energy_ratio_T = -1;
+  int outputs = 0;  // the first column after the draws (e, mu): the solve's outputs
   int total = 0;
 };
 Layout layout(const Study& study);
+
+// The writers' finiteness rule (docs/format-notes.md: an ok result carries finite numbers only,
+// io::non_finite_result) applied to a sample. OutputRow writes an ok sample's outputs into its
+// row and keeps in `bad` the first column, in column order, whose value is not finite (-1: none);
+// reject_non_finite then makes that sample a failed one: status Status::non_finite,
+// SampleTable::non_finite = the column, every output missing, no candidate, released,
+// energy-consistent or at-rest flag (only its draws count, as for any failed sample).
+template <class Row>
+struct OutputRow {
+  Row row;
+  int bad = -1;
+  void operator()(int column, double x) {
+    row(column) = x;
+    if (!std::isfinite(x) && (bad < 0 || column < bad)) bad = column;
+  }
+};
+void reject_non_finite(SampleTable& t, std::size_t s, int column, const Layout& L);
+// "energy_ratio" for "energy_ratio", "qdot_plus" for "qdot_plus.<coordinate>": the part before a '.'.
+std::string output_group(const std::string& column);
+// The status of a sample rejected for its output `c`: "non-finite result: <group> overflows double
+// precision", the reason `obliq impact` writes (io::non_finite_result).
+std::string non_finite_reason(const Column& c);
+// The reason of sample s's status as the summary and rows.csv name it: non_finite_reason for a
+// rejected sample, else status_reason.
+std::string outcome_reason(const SampleTable& t, std::size_t s, const std::vector<Column>& cols);
 
 // The perturbed states of samples [first, first + count) of a model study: Q (count x nq),
 // V (count x nv).

@@ -173,6 +173,7 @@ struct Statistics::Impl {
   bool finished = false;
   // Counters (exact): status counts, energy consistent, per unilateral contact candidate/released.
   std::vector<std::uint64_t> status_count;  // by Status value
+  std::vector<std::uint64_t> non_finite;    // by column: ok solves rejected for that output (samples.hpp)
   std::uint64_t energy_consistent = 0;
   std::vector<std::uint64_t> candidate, released;
   bool trajectory = false;
@@ -202,6 +203,7 @@ Statistics::Statistics(const Study& study, std::vector<std::pair<double, double>
   }
   s.begin = s.end = begin;
   s.status_count.assign(status_kinds, 0);  // one slot per Status value
+  s.non_finite.assign(s.cols.size(), 0);
   s.candidate.assign(s.L.m_u, 0);
   s.released.assign(s.L.m_u, 0);
 }
@@ -229,7 +231,8 @@ void Statistics::add(const SampleTable& t, int threads) {
   }
   guard.rethrow();
   for (std::size_t r = 0; r < t.count; ++r) {
-    ++s.status_count[int(t.status[r])];
+    if (!t.non_finite.empty() && t.non_finite[r] >= 0) ++s.non_finite[t.non_finite[r]];
+    else ++s.status_count[int(t.status[r])];
     s.energy_consistent += t.status[r] == Status::ok && t.energy_consistent[r];
     if (s.trajectory) s.at_rest += t.status[r] == Status::ok && t.at_rest[r];
     for (int k = 0; k < s.L.m_u; ++k) {
@@ -254,6 +257,7 @@ std::vector<std::uint8_t> Statistics::serialize() const {
   w.put(s.begin);
   w.put(s.end);
   for (auto v : s.status_count) w.put(v);
+  for (auto v : s.non_finite) w.put(v);
   w.put(s.energy_consistent);
   w.put(s.at_rest);
   for (auto v : s.candidate) w.put(v);
@@ -280,6 +284,7 @@ void Statistics::merge(const std::vector<std::uint8_t>& next) {
   if (begin != s.end || (s.end % kBlock != 0 && end > begin))
     throw std::invalid_argument("Statistics::merge: the next range must start where this one ends, on a block boundary");
   for (auto& v : s.status_count) v += r.get<std::uint64_t>();
+  for (auto& v : s.non_finite) v += r.get<std::uint64_t>();
   s.energy_consistent += r.get<std::uint64_t>();
   s.at_rest += r.get<std::uint64_t>();
   for (auto& v : s.candidate) v += r.get<std::uint64_t>();
@@ -312,6 +317,11 @@ json Statistics::to_json() const {
   json status = json::object();
   for (std::size_t k = 0; k < s.status_count.size(); ++k)
     if (s.status_count[k] > 0) status[status_reason(Status(k))] = s.status_count[k];
+  for (std::size_t c = 0; c < s.non_finite.size(); ++c)  // by output group, in column order
+    if (s.non_finite[c] > 0) {
+      const std::string reason = non_finite_reason(s.cols[c]);
+      status[reason] = status.value(reason, std::uint64_t(0)) + s.non_finite[c];
+    }
   counts["status"] = status;
   if (s.trajectory) {
     counts["at_rest"] = {{"count", s.at_rest}, {"fraction", ok > 0 ? double(s.at_rest) / double(ok) : 0.0}};
@@ -343,22 +353,29 @@ json Statistics::to_json() const {
     json j;
     j["unit"] = s.cols[o.column].unit;
     j["count"] = t.m.n;
+    // No value: no statistic (the count says so). A statistic that does not fit in a double (the
+    // variance of values past about 1e154) is left out and named under "overflowed": JSON has no
+    // Infinity, and a summary never carries a null.
     if (t.m.n > 0) {
-      j["mean"] = t.m.mean;
+      json overflow = json::array();
+      const auto put = [&](json& into, const char* key, double x) {
+        if (std::isfinite(x)) into[key] = x;
+        else overflow.push_back(key);
+      };
+      put(j, "mean", t.m.mean);
       const double var = t.m.n > 1 ? t.m.m2 / double(t.m.n - 1) : 0.0;
-      j["variance"] = var;
-      j["sd"] = std::sqrt(var);
-      j["min"] = t.m.min;
-      j["max"] = t.m.max;
+      put(j, "variance", var);
+      put(j, "sd", std::sqrt(var));
+      put(j, "min", t.m.min);
+      put(j, "max", t.m.max);
       json q = json::object();
       for (double p : s.quantiles) {
         char key[32];
         std::snprintf(key, sizeof key, "%g", p);
-        q[key] = t.sketch.get_quantile(p);
+        put(q, key, t.sketch.get_quantile(p));
       }
       j["quantiles"] = q;
-    } else {
-      for (const char* k : {"mean", "variance", "sd", "min", "max", "quantiles"}) j[k] = nullptr;
+      if (!overflow.empty()) j["overflowed"] = overflow;
     }
     j["histogram"] = {{"low", o.low},
                       {"high", o.high},

@@ -11,6 +11,8 @@
 #include "obliq/io/scenario_json.hpp"
 #include "obliq/sweep.hpp"
 #include "sweep/distribution.hpp"
+#include "sweep/samples.hpp"
+#include "sweep/study_keys.hpp"
 
 namespace obliq::sweep {
 namespace {
@@ -42,6 +44,7 @@ std::uint64_t count_of(const json& j, const char* key, std::uint64_t fallback, b
 }
 
 void read_model(Study& s, const json& mech, const std::string& base_dir) {
+  check_keys(mech, {"model", "base", "contacts", "ground", "gravity", "q", "qdot", "gaps"}, "mechanism");
   model::ModelSpec spec;
   spec.model = mech["model"].get<std::string>();
   const bool is_file = spec.model.find(".urdf") != std::string::npos || spec.model.find(".xml") != std::string::npos;
@@ -68,7 +71,13 @@ void read_model(Study& s, const json& mech, const std::string& base_dir) {
 }
 
 // A trajectory reads the scenario's dynamics keys too (h, u: the Simulator's constant forces).
+// Its keys: docs/format.md's input keys that a sweep reads (friction keys are not: friction draws
+// need a model's contact frames).
 void read_scenario(Study& s, const json& mech, bool trajectory) {
+  check_keys(mech, {"scenario"}, "mechanism");
+  check_keys(mech["scenario"], {"id", "M", "qdot", "h", "u", "i_u", "A_b", "A_u", "phi_u", "Adot_qdot", "e", "law",
+                                "gap_tol", "vel_tol"},
+             "mechanism.scenario");
   Scenario sc;
   const std::string error = io::scenario_from_json(mech["scenario"], trajectory ? io::Use::all : io::Use::impact, sc);
   if (!error.empty()) throw std::invalid_argument("mechanism.scenario: " + error);
@@ -88,6 +97,12 @@ std::vector<Distribution> read_coefficients(const Study& s, const json& j, int n
     for (auto& x : d) x = parse_coefficient(j, key, which);
     return d;
   }
+  // An object of unilateral contact names and "default" ("dist" too: the key of a distribution,
+  // whose misspelling lands here).
+  std::vector<std::string> known(s.contact_names.begin() + n_bilateral, s.contact_names.end());
+  known.push_back("default");
+  known.push_back("dist");
+  check_keys(j, known, key);
   if (j.contains("default"))
     for (auto& x : d) x = parse_coefficient(j["default"], key + ".default", which);
   for (auto it = j.begin(); it != j.end(); ++it) {
@@ -95,7 +110,6 @@ std::vector<Distribution> read_coefficients(const Study& s, const json& j, int n
     int row = -1;
     for (int r = 0; r < m_u; ++r)
       if (s.contact_names[n_bilateral + r] == it.key()) row = r;
-    if (row < 0) throw std::invalid_argument(key + ": '" + it.key() + "' is not a unilateral contact of the mechanism");
     d[row] = parse_coefficient(it.value(), key + "." + it.key(), which);
   }
   return d;
@@ -116,11 +130,8 @@ double positive(const json& t, const char* key, double fallback, bool required) 
 // of `obliq simulate` under the same names.
 Trajectory read_trajectory(const json& t, Law law) {
   if (!t.is_object()) throw std::invalid_argument("trajectory: must be an object");
-  static const char* known[] = {"T", "dt", "integrator", "theta", "gamma", "max_step", "zeno_velocity",
-                                "max_impacts", "rest_energy"};
-  for (auto it = t.begin(); it != t.end(); ++it)
-    if (std::find_if(std::begin(known), std::end(known), [&](const char* k) { return it.key() == k; }) == std::end(known))
-      throw std::invalid_argument("trajectory: unknown key '" + it.key() + "'");
+  check_keys(t, {"T", "dt", "integrator", "theta", "gamma", "max_step", "zeno_velocity", "max_impacts", "rest_energy"},
+             "trajectory");
   Trajectory tr;
   const double T = positive(t, "T", 0, true);
   tr.dt = positive(t, "dt", 0, true);
@@ -149,6 +160,8 @@ Trajectory read_trajectory(const json& t, Law law) {
 
 void read_collect(Study& s, const json& c) {
   if (!c.is_object()) throw std::invalid_argument("collect: must be an object");
+  check_keys(c, {"joint_impulses", "rows", "rows_format", "bins", "ranges", "quantiles", "sketch_k", "scatter", "plots"},
+             "collect");
   s.joint_impulses = c.value("joint_impulses", s.joint_impulses) && s.model.has_value();
   if (c.contains("rows")) {
     if (c["rows"] == "all") s.rows = s.samples;
@@ -156,17 +169,21 @@ void read_collect(Study& s, const json& c) {
   }
   if (c.contains("rows_format")) {
     const auto f = c["rows_format"].get<std::vector<std::string>>();
+    for (const std::string& format : f) check_value(format, {"csv", "hdf5"}, "collect.rows_format");
     s.rows_csv = std::find(f.begin(), f.end(), "csv") != f.end();
     s.rows_hdf5 = std::find(f.begin(), f.end(), "hdf5") != f.end();
   }
   s.bins = c.value("bins", s.bins);
   if (s.bins < 1 || s.bins > 100000) throw std::invalid_argument("collect: 'bins' must be in 1..100000");
-  if (c.contains("ranges"))
+  if (c.contains("ranges")) {  // their names are checked once the columns are known (check_range_names)
+    if (!c["ranges"].is_object()) throw std::invalid_argument("collect.ranges: must be an object of output names");
     for (auto it = c["ranges"].begin(); it != c["ranges"].end(); ++it) {
       const auto r = it.value().get<std::vector<double>>();
-      if (r.size() != 2 || !(r[0] < r[1])) throw std::invalid_argument("collect.ranges." + it.key() + ": [low, high], low < high");
+      if (r.size() != 2 || !(r[0] < r[1]) || !std::isfinite(r[1] - r[0]))
+        throw std::invalid_argument("collect.ranges." + it.key() + ": [low, high], low < high, high - low finite");
       s.ranges.push_back({it.key(), {r[0], r[1]}});
     }
+  }
   if (c.contains("quantiles")) {
     s.quantiles = c["quantiles"].get<std::vector<double>>();
     for (double q : s.quantiles)
@@ -178,10 +195,26 @@ void read_collect(Study& s, const json& c) {
   s.plots = c.value("plots", s.plots);
 }
 
+// The names of collect.ranges: an output's name, or a group of outputs (a name's part before a '.',
+// "e" for every "e.<contact>"), as sweep.cpp's histogram_ranges matches them.
+void check_range_names(const Study& s, const json& study) {
+  if (!study.contains("collect") || !study["collect"].contains("ranges")) return;
+  std::vector<std::string> known;
+  for (const Column& c : columns(s))
+    for (std::size_t dot = c.name.find('.'); dot != std::string::npos; dot = c.name.find('.', dot + 1))
+      if (std::find(known.begin(), known.end(), c.name.substr(0, dot)) == known.end()) known.push_back(c.name.substr(0, dot));
+  for (const Column& c : columns(s)) known.push_back(c.name);
+  check_keys(study["collect"]["ranges"], known, "collect.ranges");
+}
+
 }  // namespace
 
 Study parse_study(const json& j, const std::string& base_dir) {
   if (!j.is_object()) throw std::invalid_argument("study: the file must hold one JSON object");
+  check_no_null(j);  // the summary echoes the study, and a summary never carries a null
+  check_keys(j, {"name", "mechanism", "law", "samples", "seed", "restitution", "friction", "friction_formulation", "facets",
+                 "perturb", "collect", "trajectory"},
+             "study");
   Study s;
   s.source = j;
   try {
@@ -190,6 +223,8 @@ Study parse_study(const json& j, const std::string& base_dir) {
     s.seed = count_of(j, "seed", 0, true);
     if (!j.contains("mechanism") || !j["mechanism"].is_object()) throw std::invalid_argument("study: missing 'mechanism'");
     const json& mech = j["mechanism"];
+    if (mech.contains("model") && mech.contains("scenario"))
+      throw std::invalid_argument("mechanism: give either 'model' or 'scenario', not both");
     if (mech.contains("model")) read_model(s, mech, base_dir);
     else if (mech.contains("scenario")) read_scenario(s, mech, j.contains("trajectory"));
     else throw std::invalid_argument("mechanism: give 'model' (a built-in name or a .urdf file) or 'scenario'");
@@ -223,6 +258,8 @@ Study parse_study(const json& j, const std::string& base_dir) {
     s.dqdot.assign(nv, Distribution{});
     if (j.contains("perturb")) {
       const json& p = j["perturb"];
+      if (!p.is_object()) throw std::invalid_argument("perturb: must be an object {\"q\": ..., \"qdot\": ...}");
+      check_keys(p, {"q", "qdot"}, "perturb");
       if (p.contains("q")) {
         if (!s.model) throw std::invalid_argument("perturb.q: needs a model (a raw scenario has no q)");
         for (int k = 0; k < nv; ++k) s.dq[k] = parse_perturbation(p["q"], k, "perturb.q");
@@ -233,6 +270,7 @@ Study parse_study(const json& j, const std::string& base_dir) {
     if (j.contains("collect")) read_collect(s, j["collect"]);
     else s.joint_impulses = s.model.has_value();
     if (s.trajectory) s.joint_impulses = false;  // an impact's output
+    check_range_names(s, j);
   } catch (const nlohmann::json::exception& e) {
     throw std::invalid_argument(std::string("study: a key has the wrong type (") + e.what() + ")");
   }

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <sstream>
 
 #include "obliq/sweep.hpp"
@@ -47,8 +48,16 @@ std::vector<std::pair<double, double>> histogram_ranges(const Study& st, int thr
       hi = std::max(hi, x);
     }
     if (!(lo <= hi)) continue;  // no value in the pilot: [0, 1]
-    const double w = hi - lo, pad = w > 0 ? 0.05 * w : std::max(0.05 * std::abs(lo), 1e-9);
-    r[c] = {lo - pad, hi + pad};
+    // Values near the limits of double: the padded range and its width stay finite (a wider
+    // range would bin every value in its first bin), values beyond count as under- or overflow.
+    const double w = hi - lo, top = std::numeric_limits<double>::max();
+    const double pad = !std::isfinite(w) ? 0.05 * hi - 0.05 * lo : w > 0 ? 0.05 * w : std::max(0.05 * std::abs(lo), 1e-9);
+    double low = std::max(lo - pad, -top), high = std::min(hi + pad, top);
+    if (!std::isfinite(high - low)) {  // low < 0 < high: halve the reach on both sides
+      low = std::max(low, -top / 2);
+      high = std::min(high, top / 2);
+    }
+    r[c] = {low, high};
   }
   return r;
 }
@@ -150,10 +159,16 @@ std::string summary_text(const json& s) {
       std::snprintf(line, sizeof line, "  %-36s %-7s %11s\n", it.key().c_str(), o["unit"].get<std::string>().c_str(),
                     "(no values)");
     } else {
-      const auto q = [&](const char* k) { return o["quantiles"].contains(k) ? o["quantiles"][k].get<double>() : NAN; };
-      std::snprintf(line, sizeof line, "  %-36s %-7s %11.4g %11.4g %11.4g %11.4g %11.4g\n", it.key().c_str(),
-                    o["unit"].get<std::string>().c_str(), o["mean"].get<double>(), o["sd"].get<double>(), q("0.05"),
-                    q("0.5"), q("0.95"));
+      // A statistic left out (it overflows double, "overflowed") or not asked for (a quantile).
+      const auto cell = [](const json& in, const char* k) {
+        char text[32] = "-";
+        if (in.contains(k)) std::snprintf(text, sizeof text, "%.4g", in[k].get<double>());
+        return std::string(text);
+      };
+      std::snprintf(line, sizeof line, "  %-36s %-7s %11s %11s %11s %11s %11s\n", it.key().c_str(),
+                    o["unit"].get<std::string>().c_str(), cell(o, "mean").c_str(), cell(o, "sd").c_str(),
+                    cell(o["quantiles"], "0.05").c_str(), cell(o["quantiles"], "0.5").c_str(),
+                    cell(o["quantiles"], "0.95").c_str());
     }
     out << line;
   }

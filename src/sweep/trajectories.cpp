@@ -52,6 +52,7 @@ void run_trajectories(const Study& st, std::uint64_t first, std::size_t count, i
   out.count = count;
   out.values.setConstant(count, L.total, std::numeric_limits<double>::quiet_NaN());
   out.status.assign(sim->status.begin(), sim->status.end());
+  out.non_finite.assign(count, -1);
   out.energy_consistent.assign(count, 0);
   out.at_rest.assign(count, 0);
   out.candidate.assign(count * m_u, 0);
@@ -62,18 +63,22 @@ void run_trajectories(const Study& st, std::uint64_t first, std::size_t count, i
     if (L.mu >= 0)
       for (int r = 0; r < m_u; ++r) row(L.mu + r) = sim->mu(s, r);
     if (out.status[s] != Status::ok) continue;
-    row(L.impacts) = double(sim->impacts[s]);
-    row(L.last_impact_time) = sim->last_impact_time[s];  // NaN (missing) without an impact
-    for (int k = 0; k < L.nq; ++k) row(L.q_T + k) = sim->q(s, k);
-    for (int k = 0; k < n; ++k) row(L.qdot_T + k) = sim->v(s, k);
+    OutputRow put{row};  // the writers' finiteness rule (samples.hpp)
+    put(L.impacts, double(sim->impacts[s]));
+    row(L.last_impact_time) = sim->last_impact_time[s];  // NaN (missing) without an impact; a time in [0, T]
+    for (int k = 0; k < L.nq; ++k) put(L.q_T + k, sim->q(s, k));
+    for (int k = 0; k < n; ++k) put(L.qdot_T + k, sim->v(s, k));
     const double ke0 = buf.ke0[s], ke1 = buf.ke1[s];
-    row(L.kinetic_energy_T) = ke1;
-    if (ke0 > 0) row(L.energy_ratio_T) = ke1 / ke0;
+    put(L.kinetic_energy_T, ke1);
+    // KE(T) / KE(0): missing only when KE(0) = 0; an energy that overflowed makes it non-finite.
+    if (!(std::isfinite(ke0) && ke0 <= 0))
+      put(L.energy_ratio_T, std::isfinite(ke0) && std::isfinite(ke1) ? ke1 / ke0 : std::numeric_limits<double>::quiet_NaN());
     // At rest at T: the kinetic energy left is a tiny fraction of the energy the motion had to
     // spend (the initial kinetic energy plus the potential energy released), docs/sweep.md.
     const double available = ke0 + std::abs(buf.pe0[s] - buf.pe1[s]);
     out.at_rest[s] = ke1 <= tr.rest_energy * available;
     if (out.at_rest[s]) row(L.impacts_before_rest) = row(L.impacts);  // missing for a sample still moving
+    if (put.bad >= 0) reject_non_finite(out, s, put.bad, L);
   }
 }
 

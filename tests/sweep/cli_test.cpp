@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 namespace {
 
@@ -226,6 +227,171 @@ TEST(SweepCli, BadStudyIsMisuse) {
   EXPECT_NE(text.find("nosuchmodel"), std::string::npos) << text;
   EXPECT_EQ(obliq("sweep /nonexistent/study.json", &text), 2);
   EXPECT_NE(text.find("cannot read"), std::string::npos) << text;
+}
+
+// Every number in a summary: none is null (JSON has no Infinity or NaN; nlohmann writes them as
+// null), and `path` names the first one that is.
+std::string first_null(const json& j, const std::string& path = "") {
+  if (j.is_null()) return path.empty() ? "(top)" : path;
+  if (j.is_number_float() && !std::isfinite(j.get<double>())) return path;
+  if (j.is_object())
+    for (auto it = j.begin(); it != j.end(); ++it)
+      if (auto p = first_null(it.value(), path + "." + it.key()); !p.empty()) return p;
+  if (j.is_array())
+    for (std::size_t k = 0; k < j.size(); ++k)
+      if (auto p = first_null(j[k], path + "[" + std::to_string(k) + "]"); !p.empty()) return p;
+  return "";
+}
+
+std::vector<std::vector<std::string>> csv_cells(const fs::path& csv) {
+  std::ifstream in(csv);
+  std::vector<std::vector<std::string>> rows;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::stringstream ls(line);
+    std::string cell;
+    while (std::getline(ls, cell, ',')) cells.push_back(cell);
+    if (!line.empty() && line.back() == ',') cells.push_back("");
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+// Draws that overflow (qdot perturbed with sd 1e300): no sample's outputs can be written (the
+// velocity norm and the kinetic energies overflow double), so, by the rule `obliq impact` applies
+// to its ok lines (docs/format-notes.md), none is ok. Each is an error named after its first
+// non-finite output, counted in the status table and left out of the statistics; summary.json,
+// rows.csv and the plots' data carry no null, Infinity or NaN.
+TEST(SweepCli, OverflowingDrawsAreNonFiniteStatusesAndTheSummaryHasNoNull) {
+  const fs::path study = scratch() / "overflow.json", dir = scratch() / "overflow.out";
+  std::ofstream(study) << R"({"name": "overflow", "mechanism": {"model": "ball", "q": [0, 0, 0.1], "qdot": [0, 0, -1]},
+    "samples": 3000, "seed": 5, "restitution": {"dist": "uniform", "low": 0, "high": 1},
+    "perturb": {"qdot": {"dist": "normal", "sd": 1e300}}, "collect": {"rows": "all"}})";
+  std::string text;
+  ASSERT_EQ(obliq("sweep " + quote(study.string()) + " -o " + quote(dir.string()) + " --quiet", &text), 0) << text;
+  // The same rule in `obliq model --impact` on one such state (the writers' check, not the sweep's).
+  const fs::path state = scratch() / "overflow_state.jsonl";
+  std::ofstream(state) << R"({"id": 1, "q": [0, 0, 0.1], "qdot": [1e300, -1e300, -1e300]})" << "\n";
+  std::string line;
+  EXPECT_EQ(obliq("model ball --state " + quote(state.string()) + " --impact --e 0.5", &line), 3) << line;
+  EXPECT_NE(line.find("error: non-finite result: "), std::string::npos) << line;
+
+  std::ifstream in(dir / "summary.json");
+  const json s = json::parse(in);
+  EXPECT_EQ(first_null(s), "") << "null in summary.json";
+  // |qdot_i| > 1.3e154 on every coordinate of every sample (P(|N(0,1)| < 1e-146) is nil): the
+  // norm sqrt(sum qdot_plus_i^2) overflows first, in column order.
+  const json& status = s["counts"]["status"];
+  EXPECT_EQ(status.dump(), R"({"non-finite result: qdot_plus_norm overflows double precision":3000})");
+  for (const char* k : {"qdot_plus_norm", "energy_ratio", "impulse.ball_bottom", "qdot_plus.z"}) {
+    const json& o = s["outputs"][k];
+    EXPECT_EQ(o["count"].get<std::uint64_t>(), 0u) << k;
+    EXPECT_FALSE(o.contains("mean")) << k << ": " << o.dump();
+  }
+  EXPECT_EQ(s["outputs"]["e.ball_bottom"]["count"].get<std::uint64_t>(), 3000u);  // the draws still count
+  EXPECT_EQ(s["counts"]["energy_consistent"]["count"].get<std::uint64_t>(), 0u);
+  const auto rows = csv_cells(dir / "rows.csv");
+  ASSERT_EQ(rows.size(), 3001u);
+  for (std::size_t r = 1; r < rows.size(); ++r) {
+    ASSERT_EQ(rows[r][1], "non-finite result: qdot_plus_norm overflows double precision") << r;
+    for (std::size_t c = 3; c < rows[r].size(); ++c) ASSERT_EQ(rows[r][c], "") << r << " " << rows[0][c];
+  }
+  for (const char* f : {"energy_ratio.dat", "impulses.dat", "energy_ratio.gp", "impulses.gp"})
+    if (fs::exists(dir / f)) {
+      std::ifstream d(dir / f);
+      const std::string t((std::istreambuf_iterator<char>(d)), std::istreambuf_iterator<char>());
+      EXPECT_EQ(t.find("inf"), std::string::npos) << f;
+      EXPECT_EQ(t.find("nan"), std::string::npos) << f;
+    }
+  EXPECT_EQ(text.find("nan"), std::string::npos) << text;
+}
+
+// Some draws overflow, others do not (a unit mass on one coordinate, qdot perturbed with sd
+// 1e154): the ok samples' statistics are those of the ok rows alone (recomputed here in long
+// double from rows.csv), the others are counted by the output that overflowed, and no statistic
+// is null: one that does not fit in a double is left out and named under "overflowed".
+TEST(SweepCli, PartlyOverflowingDrawsKeepTheOkSamplesStatistics) {
+  const fs::path study = scratch() / "mixed.json", dir = scratch() / "mixed.out";
+  std::ofstream(study) << R"({"name": "mixed", "mechanism": {"scenario": {"M": [[1]], "A_u": [[1]], "qdot": [-1]}},
+    "samples": 3000, "seed": 5, "restitution": {"dist": "uniform", "low": 0, "high": 1},
+    "perturb": {"qdot": {"dist": "normal", "sd": 1e154}}, "collect": {"rows": "all", "rows_format": ["csv"]}})";
+  std::string text;
+  ASSERT_EQ(obliq("sweep " + quote(study.string()) + " -o " + quote(dir.string()) + " --quiet", &text), 0) << text;
+  std::ifstream in(dir / "summary.json");
+  const json s = json::parse(in);
+  EXPECT_EQ(first_null(s), "") << "null in summary.json";
+  const auto rows = csv_cells(dir / "rows.csv");
+  ASSERT_EQ(rows.size(), 3001u);
+  const std::vector<std::string>& head = rows[0];
+  std::map<std::string, std::uint64_t> status;
+  std::map<std::string, std::vector<long double>> values;
+  for (std::size_t r = 1; r < rows.size(); ++r) {
+    ++status[rows[r][1]];
+    for (std::size_t c = 2; c < head.size(); ++c)
+      if (!rows[r][c].empty()) {
+        const double x = std::stod(rows[r][c]);
+        ASSERT_TRUE(std::isfinite(x)) << r << " " << head[c];
+        values[head[c]].push_back(x);
+      }
+    if (rows[r][1] != "ok") continue;
+    // An ok row: unit mass, one row A_u = 1: qdot = qdot_plus - impulse; every output finite and
+    // as the closed form says (norm |v+|; energy ratio (v+ / v)^2).
+    const double vp = std::stod(rows[r][3]), norm = std::stod(rows[r][4]), imp = std::stod(rows[r][5]);
+    const long double v = (long double)vp - imp;
+    EXPECT_EQ(norm, std::abs(vp)) << r;
+    EXPECT_NEAR(double(std::stold(rows[r][7]) / ((long double)vp * vp / (v * v))), 1.0, 1e-12) << r;
+  }
+  // Every status of the rows is in the summary's table with the same count, and there are both.
+  EXPECT_EQ(s["counts"]["status"].size(), status.size()) << s["counts"]["status"].dump();
+  for (const auto& [reason, n] : status) EXPECT_EQ(s["counts"]["status"].value(reason, 0u), n) << reason;
+  EXPECT_GT(status["ok"], 1000u);
+  EXPECT_GT(status["non-finite result: qdot_plus_norm overflows double precision"], 100u);
+  // The statistics of every output are those of the finite values of the rows.
+  for (std::size_t c = 2; c < head.size(); ++c) {
+    const json& o = s["outputs"][head[c]];
+    const std::vector<long double>& x = values[head[c]];
+    ASSERT_EQ(o["count"].get<std::uint64_t>(), x.size()) << head[c];
+    long double sum = 0, lo = INFINITY, hi = -INFINITY;
+    for (long double v : x) {
+      sum += v;
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+    const long double mean = sum / x.size();
+    long double ss = 0;
+    for (long double v : x) ss += (v - mean) * (v - mean);
+    const long double var = ss / (x.size() - 1);
+    EXPECT_EQ(o["min"].get<double>(), double(lo)) << head[c];
+    EXPECT_EQ(o["max"].get<double>(), double(hi)) << head[c];
+    const auto listed = [&](const char* k) {
+      return o.contains("overflowed") && o["overflowed"].dump().find(std::string("\"") + k + "\"") != std::string::npos;
+    };
+    const long double scale = std::max(std::abs(lo), std::abs(hi));
+    if (o.contains("mean")) EXPECT_LE(std::abs(o["mean"].get<double>() - mean), 1e-12L * scale) << head[c];
+    else EXPECT_TRUE(listed("mean")) << head[c];
+    if (o.contains("variance")) EXPECT_NEAR(double(o["variance"].get<double>() / var), 1.0, 1e-9) << head[c];
+    else EXPECT_TRUE(listed("variance") && var > 1e300L) << head[c] << " " << double(var);
+    if (o.contains("sd")) EXPECT_NEAR(double(o["sd"].get<double>() / std::sqrt(var)), 1.0, 1e-9) << head[c];
+    else EXPECT_TRUE(listed("sd")) << head[c];
+  }
+}
+
+// A misspelt key is misuse (exit 2) with a message naming it and the closest known key; nothing
+// is written, and a summary already in the folder is left as it was.
+TEST(SweepCli, AnUnknownKeyIsMisuseAndWritesNothing) {
+  const fs::path study = scratch() / "misspelt.json", dir = scratch() / "misspelt.out", fresh = scratch() / "never";
+  std::ofstream(study) << R"({"mechanism": {"model": "ball", "q": [0, 0, 0.1], "qdot": [0, 0, -1]},
+    "samples": 10, "seed": 1, "restitutoin": 0.5})";
+  fs::create_directories(dir);
+  std::ofstream(dir / "summary.json") << "earlier run\n";
+  std::string text;
+  EXPECT_EQ(obliq("sweep " + quote(study.string()) + " -o " + quote(dir.string()), &text), 2);
+  EXPECT_EQ(text, "obliq sweep: unknown key 'restitutoin' in study (did you mean 'restitution'?)\n");
+  std::ifstream kept(dir / "summary.json");
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(kept)), std::istreambuf_iterator<char>()), "earlier run\n");
+  EXPECT_EQ(obliq("sweep " + quote(study.string()) + " -o " + quote(fresh.string()), &text), 2);
+  EXPECT_FALSE(fs::exists(fresh));
 }
 
 // Hostile study files and options (issue 10): a study nested 100,000 levels deep is refused (the

@@ -18,4 +18,18 @@ if [ "$(strip "$dir/one/summary.json")" != "$(strip "$dir/many/summary.json")" ]
   diff <(strip "$dir/one/summary.json" | python3 -m json.tool) <(strip "$dir/many/summary.json" | python3 -m json.tool) | head -40
   exit 1
 fi
+# No null anywhere (JSON has no Infinity or NaN; a summary never carries one), and the status
+# counts add up to the samples done.
+python3 - "$dir/many/summary.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+def walk(j, path):
+    if j is None: sys.exit("null in summary.json at " + path)
+    if isinstance(j, dict):
+        for k, v in j.items(): walk(v, path + "." + k)
+    if isinstance(j, list):
+        for k, v in enumerate(j): walk(v, path + "[%d]" % k)
+walk(s, "")
+if sum(s["counts"]["status"].values()) != s["samples_done"]: sys.exit("status counts do not add up to samples_done")
+PY
 echo "identical summaries: 1 process and $np MPI ranks"
