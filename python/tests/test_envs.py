@@ -7,10 +7,10 @@ gym = pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from gymnasium.vector import AutoresetMode  # noqa: E402
 
-from obliq.envs import Biped5BalanceEnv, QuadrupedStandEnv, SingleEnv  # noqa: E402
+from obliq.envs import Biped5BalanceEnv, QuadrupedStandEnv, QuadrupedVelocityEnv, SingleEnv  # noqa: E402
 
-ENVS = [Biped5BalanceEnv, QuadrupedStandEnv]
-HEIGHT = {Biped5BalanceEnv: 1, QuadrupedStandEnv: 2}  # index of the base height in q
+ENVS = [Biped5BalanceEnv, QuadrupedStandEnv, QuadrupedVelocityEnv]
+HEIGHT = {Biped5BalanceEnv: 1, QuadrupedStandEnv: 2, QuadrupedVelocityEnv: 2}  # index of the base height in q
 
 
 def rollout(env, seed, steps, action_seed=5):

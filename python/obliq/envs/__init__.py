@@ -7,9 +7,19 @@ one-copy vector environment as a `gymnasium.Env` (for `gymnasium.utils.env_check
 
     Biped5BalanceEnv   planar five-link biped dropped onto the floor: land and stay upright at height
     QuadrupedStandEnv  quadruped dropped with a random attitude and joints: land, stand up, hold
+    QuadrupedVelocityEnv quadruped on flat ground tracking a commanded forward, lateral and yaw
+                       velocity, friction and restitution randomised per episode
+
+Importing obliq.envs registers them with Gymnasium (registration.py): gymnasium.make_vec(
+"obliq/QuadrupedVelocity-v0", num_envs=N) and gymnasium.make("obliq/QuadrupedStand-v0").
+Adapters for training libraries: obliq.envs.sb3 (stable-baselines3's VecEnv).
 """
 from .base import SimVectorEnv, SingleEnv
 from .biped5 import Biped5BalanceEnv
 from .quadruped import QuadrupedStandEnv
+from .registration import register_all
+from .velocity import QuadrupedVelocityEnv
 
-__all__ = ["Biped5BalanceEnv", "QuadrupedStandEnv", "SimVectorEnv", "SingleEnv"]
+register_all()
+
+__all__ = ["Biped5BalanceEnv", "QuadrupedStandEnv", "QuadrupedVelocityEnv", "SimVectorEnv", "SingleEnv"]

@@ -32,7 +32,8 @@ class SimVectorEnv(VectorEnv):
     Subclasses give: `model_name` (a built-in model), `actuated` (velocity indices), `actuated_q` (their
     configuration indices), `nominal`, `action_scale`, `kp`, `kd`, `max_torque`, `sim_dt`,
     `frame_skip`, `max_episode_steps`, and `_initial_states(rng, k)`, `_observe()`,
-    `_reward(actions)`, `_terminated()`."""
+    `_reward(actions)`, `_terminated()`; optionally `_on_reset(mask, k)` (per-episode draws).
+    During `_reward`, `_torque_sq` holds each copy's |tau|^2 averaged over the env step."""
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
     obs_dim = 0
@@ -54,6 +55,7 @@ class SimVectorEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self._torques = np.zeros((self.num_envs, self.sim.nv))  # read in place by the Simulator
+        self._torque_sq = np.zeros(self.num_envs)  # |tau|^2 per copy, mean over the last env step
         self._elapsed = np.zeros(self.num_envs, np.int64)
         self._autoreset = np.zeros(self.num_envs, bool)
         self._np_random, self._np_random_seed = seeding.np_random(None)
@@ -81,11 +83,14 @@ class SimVectorEnv(VectorEnv):
         restart = self._autoreset
         a = np.clip(a, -1.0, 1.0)
         target = self.nominal + self.action_scale * a
+        self._torque_sq[:] = 0.0
         for _ in range(self.frame_skip):
             tau = self.kp * (target - self.sim.q[:, self.actuated_q]) - self.kd * self.sim.v[:, self.actuated]
             self._torques[:, self.actuated] = np.clip(tau, -self.max_torque, self.max_torque)
             self._torques[restart] = 0.0
+            self._torque_sq += np.einsum("ij,ij->i", self._torques, self._torques)
             self.sim.step(self.sim_dt, 1, u=self._torques)
+        self._torque_sq /= self.frame_skip
         self._elapsed += 1
         if restart.any():
             self._reset_envs(restart)
@@ -113,6 +118,11 @@ class SimVectorEnv(VectorEnv):
         self.sim.reset(mask, q=q, v=v)
         self._elapsed[mask] = 0
         self._autoreset = self._autoreset & ~mask
+        self._on_reset(mask, k)
+
+    def _on_reset(self, mask, k):
+        """Per-episode draws of a task (commands, domain randomisation) for the k copies of `mask`,
+        after their states were drawn; none by default."""
 
 
 class SingleEnv(gym.Env):
