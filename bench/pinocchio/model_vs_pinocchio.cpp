@@ -128,9 +128,9 @@ int main(int argc, char** argv) try {
   const Args args = parse(argc, argv);
 
   // obliq's model from the URDF, contact points on the links.
-  // Basic inertial checks (positive semi-definite), as `--inertia-check basic`: Go1's "base" link
-  // has a rod-like inertia that the full checks refuse; Pinocchio checks neither.
-  obliq::model::Model om = obliq::model::load_urdf(args.urdf, /*free_base=*/true, /*check_triangle=*/false);
+  // Standard inertial checks, as `obliq model`: Go1's "base" link (a rod-like inertia that breaks
+  // the triangle inequality) loads with a warning, which this program does not print.
+  obliq::model::Model om = obliq::model::load_urdf(args.urdf, /*free_base=*/true);
   for (const auto& c : args.contacts) {
     const auto colon = c.find(':');
     Eigen::Vector3d p = Eigen::Vector3d::Zero();

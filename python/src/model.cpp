@@ -18,6 +18,21 @@ namespace {
 
 using namespace nb::literals;
 using model::Model;
+
+// `inertia_check` as `obliq model --inertia-check` spells it.
+model::InertiaCheck inertia_check_of(const std::string& text) {
+  model::InertiaCheck out;
+  if (!model::parse_inertia_check(text, out))
+    throw std::invalid_argument("inertia_check must be 'standard' or 'strict', got '" + text + "'");
+  return out;
+}
+
+// The loader's warnings as Python UserWarnings (they stay in Model.warnings too).
+Model warn_about(Model m) {
+  for (const auto& w : m.warnings)
+    if (PyErr_WarnEx(PyExc_UserWarning, w.c_str(), 1) != 0) throw nb::python_error();
+  return m;
+}
 template <class T> using StateArray = nb::ndarray<const T, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
 
 // Evaluate states (rows of Q, V; read in place) into a new Batch (returned to Python, which owns
@@ -67,11 +82,23 @@ void bind_model(nb::module_& m) {
             return out;
           },
           "(name, description) of every built-in model.")
-      .def_static("from_urdf", &model::load_urdf, "path"_a, "free_base"_a = false, "check_triangle"_a = true,
-                  "Load a URDF file; free_base adds a free-flyer root joint; check_triangle=False asks only for a "
-                  "positive semi-definite inertia (docs/limits.md).")
-      .def_static("from_urdf_string", &model::load_urdf_string, "xml"_a, "free_base"_a = false, "name"_a = "urdf",
-                  "check_triangle"_a = true)
+      .def_static(
+          "from_urdf",
+          [](const std::string& path, bool free_base, const std::string& inertia_check) {
+            return warn_about(model::load_urdf(path, free_base, inertia_check_of(inertia_check)));
+          },
+          "path"_a, "free_base"_a = false, "inertia_check"_a = "standard",
+          "Load a URDF file; free_base adds a free-flyer root joint; inertia_check is 'standard' (inertias that "
+          "are not positive semi-definite or break the triangle inequality load with a UserWarning naming the "
+          "link) or 'strict' (they raise), as `obliq model --inertia-check` (docs/model.md).")
+      .def_static(
+          "from_urdf_string",
+          [](const std::string& xml, bool free_base, const std::string& name, const std::string& inertia_check) {
+            return warn_about(model::load_urdf_string(xml, free_base, name, inertia_check_of(inertia_check)));
+          },
+          "xml"_a, "free_base"_a = false, "name"_a = "urdf", "inertia_check"_a = "standard")
+      .def_prop_ro("warnings", [](const Model& md) { return md.warnings; },
+                   "The URDF loader's warnings (standard inertial checks), one per link.")
       .def_prop_ro("name", [](const Model& md) { return md.name; })
       .def_prop_ro("nq", [](const Model& md) { return md.nq; })
       .def_prop_ro("nv", [](const Model& md) { return md.nv; })

@@ -82,3 +82,26 @@ def test_model_errors():
         obliq.Model.builtin("biped5").add_ground_contact("no_such_link")
     names = [n for n, _ in obliq.Model.builtins()]
     assert {"quadruped", "biped5", "ball"} <= set(names)
+
+
+def test_inertia_checks_as_the_cli():
+    """inertia_check as `obliq model --inertia-check`: standard loads a link that breaks the
+    triangle inequality (principal moments 1, 1, 3) with a UserWarning naming it, strict refuses
+    it, and the CLI prints the same message."""
+    xml = ("<robot name='r'><link name='base'/><link name='arm'><inertial><mass value='1'/>"
+           "<inertia ixx='1' ixy='0' ixz='0' iyy='1' iyz='0' izz='3'/></inertial></link>"
+           "<joint name='j0' type='revolute'><parent link='base'/><child link='arm'/><axis xyz='0 0 1'/>"
+           "<limit effort='1' velocity='1' lower='-1' upper='1'/></joint></robot>")
+    message = "link 'arm': inertia violates the triangle inequality (principal moments 1, 1, 3)"
+    with pytest.warns(UserWarning, match=message.replace("(", r"\(").replace(")", r"\)")):
+        model = obliq.Model.from_urdf_string(xml, False, "r")
+    assert len(model.warnings) == 1 and message in model.warnings[0]
+    with pytest.raises(RuntimeError, match="link 'arm': inertia violates the triangle inequality"):
+        obliq.Model.from_urdf_string(xml, False, "r", inertia_check="strict")
+    with pytest.raises(ValueError, match="inertia_check must be 'standard' or 'strict'"):
+        obliq.Model.from_urdf_string(xml, False, "r", inertia_check="loose")
+    ok = "<robot name='r'><link name='base'/><link name='arm'><inertial><mass value='1'/>" \
+         "<inertia ixx='1' ixy='0' ixz='0' iyy='1' iyz='0' izz='1'/></inertial></link>" \
+         "<joint name='j0' type='revolute'><parent link='base'/><child link='arm'/><axis xyz='0 0 1'/>" \
+         "<limit effort='1' velocity='1' lower='-1' upper='1'/></joint></robot>"
+    assert obliq.Model.from_urdf_string(ok, False, "r", inertia_check="strict").warnings == []

@@ -17,10 +17,11 @@ void add_model_source_options(CLI::App* sub, ModelSource& source) {
   sub->add_option("--base", source.base, "URDF root: fixed (welded to the world, default) or free (floating base)")
       ->check(CLI::IsMember({"fixed", "free"}));
   sub->add_option("--inertia-check", source.inertia_check,
-                  "URDF inertial checks: full (default: finite, mass >= 0, inertia positive definite and within the "
-                  "triangle inequality) or basic (finite, mass >= 0, inertia positive semi-definite: some published "
-                  "files break the full checks)")
-      ->check(CLI::IsMember({"full", "basic"}));
+                  "URDF inertial checks: standard (default: refuses non-finite data, a negative mass or a negative "
+                  "moment; an inertia that is not positive semi-definite to rounding or breaks the triangle inequality "
+                  "is loaded with a warning naming the link) or strict (refuses those too, and asks for positive "
+                  "definite); basic and full are other names of standard and strict")
+      ->check(CLI::IsMember({"standard", "strict", "basic", "full"}));
   sub->add_option("--contact", source.contacts, "LINK[:x,y,z]: a point fixed in LINK's frame against the ground (repeatable)");
   sub->add_option("--ground", source.ground, "Height of the ground plane (normal +z), default 0");
   sub->add_option("--gravity", source.gravity, "gx,gy,gz (default 0,0,-9.81)");
@@ -86,7 +87,7 @@ bool build_model(const ModelSource& source, model::Model& out, const char* who) 
   model::ModelSpec spec;
   spec.model = source.model;
   spec.free_base = source.base == "free";
-  spec.check_triangle = source.inertia_check == "full";
+  model::parse_inertia_check(source.inertia_check, spec.inertia_check);  // one of the values --inertia-check admits
   spec.ground = source.ground;
   spec.contacts = source.contacts;
   if (!model::parse_triple(source.gravity, spec.gravity)) {
@@ -99,6 +100,7 @@ bool build_model(const ModelSource& source, model::Model& out, const char* who) 
     std::cerr << who << ": " << e.what() << "\n";
     return false;
   }
+  for (const auto& w : out.warnings) std::cerr << who << ": warning: " << w << "\n";
   return true;
 }
 

@@ -16,7 +16,7 @@ namespace obliq::cli {
 struct ModelSource {
   std::string model;
   std::string base = "fixed";
-  std::string inertia_check = "full";  // URDF inertial checks: full or basic (model::ModelSpec::check_triangle)
+  std::string inertia_check = "standard";  // URDF inertial checks (model::parse_inertia_check)
   std::vector<std::string> contacts;
   double ground = 0;
   std::string gravity = "0,0,-9.81";
@@ -25,7 +25,8 @@ struct ModelSource {
 // MODEL, --base, --inertia-check, --contact, --ground, --gravity.
 void add_model_source_options(CLI::App* sub, ModelSource& source);
 
-// Builds the model (model::load_model); on a problem prints "<who>: <reason>" and returns false (exit 2).
+// Builds the model (model::load_model); on a problem prints "<who>: <reason>" and returns false
+// (exit 2); the loader's warnings go to standard error as "<who>: warning: <message>".
 bool build_model(const ModelSource& source, model::Model& out, const char* who);
 
 // A JSON array of `size` finite numbers under `key`; false with the reason in `error` (a

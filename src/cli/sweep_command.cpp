@@ -82,6 +82,8 @@ int run_sweep(const SweepOptions& opt) {
     if (mpi.rank() == 0) std::cerr << "obliq sweep: " << e.what() << "\n";
     return 2;
   }
+  if (study.model && mpi.rank() == 0)
+    for (const auto& w : study.model->warnings) std::cerr << "obliq sweep: warning: " << w << "\n";
   std::string dir = opt.dir;
   if (dir.empty()) dir = std::filesystem::path(opt.study).stem().string() + "-sweep";
   std::error_code ec;

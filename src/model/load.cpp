@@ -31,8 +31,15 @@ bool parse_triple(const std::string& text, Eigen::Vector3d& out) {
   return k == 3;
 }
 
+bool parse_inertia_check(const std::string& text, InertiaCheck& out) {
+  if (text == "standard" || text == "basic") out = InertiaCheck::standard;
+  else if (text == "strict" || text == "full") out = InertiaCheck::strict;
+  else return false;
+  return true;
+}
+
 Model load_model(const ModelSpec& spec) {
-  Model m = ends_with(spec.model, ".urdf") || ends_with(spec.model, ".xml") ? load_urdf(spec.model, spec.free_base, spec.check_triangle)
+  Model m = ends_with(spec.model, ".urdf") || ends_with(spec.model, ".xml") ? load_urdf(spec.model, spec.free_base, spec.inertia_check)
                                                                             : builtin_model(spec.model);
   for (int k = 0; k < 3; ++k) m.gravity[k] = spec.gravity(k);
   for (int r = 0; r < m.ncontacts(); ++r)  // built-in ground rows sit on the plane z = ground

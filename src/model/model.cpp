@@ -71,6 +71,7 @@ template <class T> template <class U> ModelT<U> ModelT<T>::cast() const {
   o.contact_names = contact_names;
   o.frames = frames;
   for (int k = 0; k < 3; ++k) o.gravity[k] = U(gravity[k]);
+  o.warnings = warnings;
   return o;
 }
 

@@ -12,11 +12,11 @@
 // its XML nesting depth are bounded (io/limits.hpp; the XML parser recurses). urdfdom's console
 // messages are collected into obliq's error instead of being printed. Every link's inertial data
 // is checked from the XML text itself (urdfdom silently drops an inertial it cannot read, e.g.
-// mass "nan"): finite, mass >= 0, inertia positive definite (or all zero: a point mass) and
-// within the triangle inequality; otherwise an error names the link. A joint whose parent is its
-// child, or a link reached twice (a loop), is an error, and a cycle of joints is rejected from the
-// XML text before urdfdom sees it (urdfdom leaks a cycle when it fails later); the tree is walked
-// without recursion.
+// mass "nan"): finite numbers and mass >= 0, then the inertia against the link's own scale
+// (inertia_check.hpp: errors name the link; standard mode's warnings go to Model::warnings). A
+// joint whose parent is its child, or a link reached twice (a loop), is an error, and a cycle of
+// joints is rejected from the XML text before urdfdom sees it (urdfdom leaks a cycle when it fails
+// later); the tree is walked without recursion.
 #include <console_bridge/console.h>
 #include <tinyxml.h>
 #include <urdf_parser/urdf_parser.h>
@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "io/limits.hpp"
+#include "model/inertia_check.hpp"
 #include "obliq/model/host.hpp"
 
 namespace obliq::model {
@@ -122,15 +123,27 @@ bool attribute_number(const TiXmlElement* e, const char* attr, double& out, std:
   return end != v && end && *end == '\0';
 }
 
-// Every <link>'s <inertial>, read from the text: finite, mass >= 0, and an inertia that is zero
-// (a point mass) or, when check_triangle (full checks), positive definite and within the
-// triangle inequality (each principal moment at most the sum of the other two, to 1e-9
-// relative); with basic checks, positive semi-definite to 1e-12 of the largest moment.
-void check_inertials(const TiXmlElement* robot, const std::string& name, bool check_triangle) {
+// Three numbers "x y z" (an <origin>'s xyz); false when absent or not three numbers.
+bool attribute_triple(const TiXmlElement* e, const char* attr, Eigen::Vector3d& out) {
+  const char* v = e ? e->Attribute(attr) : nullptr;
+  if (!v) return false;
+  std::istringstream in(v);
+  for (int k = 0; k < 3; ++k)
+    if (!(in >> out(k))) return false;
+  std::string rest;
+  return !(in >> rest);
+}
+
+// Every <link>'s <inertial>, read from the text: finite numbers and mass >= 0 (errors), then the
+// inertia judged against the link's own scale (check_link_inertia, docs/model.md "Inertial
+// checks"): an error stops the load, a warning is kept in `warnings`.
+void check_inertials(const TiXmlElement* robot, const std::string& name, InertiaCheck mode,
+                     std::vector<std::string>& warnings) {
   if (!robot) return;  // urdfdom reports the parse error
   for (const TiXmlElement* link = robot->FirstChildElement("link"); link; link = link->NextSiblingElement("link")) {
     const char* ln = link->Attribute("name");
-    const std::string where = std::string("link '") + (ln ? ln : "?") + "'";
+    const std::string link_name = ln ? ln : "?";
+    const std::string where = "link '" + link_name + "'";
     const TiXmlElement* inertial = link->FirstChildElement("inertial");
     if (!inertial) continue;
     double mass = 0;
@@ -147,18 +160,16 @@ void check_inertials(const TiXmlElement* robot, const std::string& name, bool ch
         fail(name, where + ": inertia " + keys[k] + " \"" + text + "\" is not a number");
       if (!std::isfinite(v[k])) fail(name, where + ": inertia " + keys[k] + " = " + text + " is not finite");
     }
+    // The centre of mass sets the link's scale (I1); an unreadable origin is urdfdom's error, and
+    // the scale is then taken about the centre of mass (the smaller one).
+    Eigen::Vector3d com = Eigen::Vector3d::Zero();
+    if (!attribute_triple(inertial->FirstChildElement("origin"), "xyz", com)) com.setZero();
+    if (!com.allFinite()) fail(name, where + ": inertial origin is not finite");
     Eigen::Matrix3d I;
     I << v[0], v[1], v[2], v[1], v[3], v[4], v[2], v[4], v[5];
-    if (I.isZero(0)) continue;  // a point mass (or no mass)
-    const Eigen::Vector3d d = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(I, Eigen::EigenvaluesOnly).eigenvalues();
-    std::ostringstream moments;
-    moments << d[0] << ", " << d[1] << ", " << d[2];
-    if (check_triangle && !(d[0] > 0))
-      fail(name, where + ": inertia is not positive definite (principal moments " + moments.str() + ")");
-    if (!check_triangle && !(d[0] >= -1e-12 * d[2]))  // basic: positive semi-definite to rounding
-      fail(name, where + ": inertia is not positive semi-definite (principal moments " + moments.str() + ")");
-    if (check_triangle && d[2] > (d[0] + d[1]) * (1 + 1e-9))
-      fail(name, where + ": inertia violates the triangle inequality (principal moments " + moments.str() + ")");
+    const InertiaVerdict verdict = check_link_inertia(link_name, mass, com, I, mode);
+    if (verdict.kind == InertiaVerdict::error) fail(name, verdict.message);
+    if (verdict.kind == InertiaVerdict::warning) warnings.push_back("URDF '" + name + "': " + verdict.message);
   }
 }
 
@@ -220,7 +231,9 @@ struct Builder {
   Model& m;
   const std::string& name;
   void add_link_inertia(const Frame& f, const LinkInertia& li) {
-    if (f.body < 0 || li.mass == 0) return;  // welded to the world: plays no part
+    // Welded to the world: plays no part. A massless link keeps its rotational inertia (as Pinocchio
+    // does: Bolt's feet), so only an empty one is skipped.
+    if (f.body < 0 || (li.mass == 0 && li.Ic.isZero(0))) return;
     add_rigid_inertia(m, f.body, li.mass, f.p + f.R * li.com, f.R * li.Ic * f.R.transpose());
   }
   // The child link of `joint` under `link`, framed; its frame is recorded in m.frames.
@@ -293,13 +306,14 @@ struct Builder {
 
 }  // namespace
 
-Model load_urdf_string(const std::string& xml, bool free_base, const std::string& name, bool check_triangle) {
+Model load_urdf_string(const std::string& xml, bool free_base, const std::string& name, InertiaCheck inertia_check) {
   check_text_bounds(xml, name);
+  std::vector<std::string> warnings;
   {
     TiXmlDocument doc;
     doc.Parse(xml.c_str());
     const TiXmlElement* robot = doc.FirstChildElement("robot");  // the element urdfdom reads
-    check_inertials(robot, name, check_triangle);
+    check_inertials(robot, name, inertia_check, warnings);
     check_joint_graph(robot, name);
   }
   CollectMessages messages;
@@ -322,6 +336,7 @@ Model load_urdf_string(const std::string& xml, bool free_base, const std::string
     fail(name, "cannot parse" + (messages.text.empty() ? std::string() : " (" + messages.text + ")"));
   Model m;
   m.name = name;
+  m.warnings = std::move(warnings);
   Builder b{m, name};
   const urdf::Link& root = *urdf_model->getRoot();
   Frame root_frame;  // the world
@@ -335,7 +350,7 @@ Model load_urdf_string(const std::string& xml, bool free_base, const std::string
   return m;
 }
 
-Model load_urdf(const std::string& path, bool free_base, bool check_triangle) {
+Model load_urdf(const std::string& path, bool free_base, InertiaCheck inertia_check) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read URDF file '" + path + "'");
   std::string xml;
@@ -344,7 +359,7 @@ Model load_urdf(const std::string& path, bool free_base, bool check_triangle) {
     xml.append(buf, std::size_t(in.gcount()));
     if (xml.size() > io::kMaxUrdfBytes) break;  // check_text_bounds names the bound
   }
-  return load_urdf_string(xml, free_base, path, check_triangle);
+  return load_urdf_string(xml, free_base, path, inertia_check);
 }
 
 }  // namespace obliq::model

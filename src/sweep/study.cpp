@@ -55,6 +55,10 @@ void read_model(Study& s, const json& mech, const std::string& base_dir) {
     if (base != "fixed" && base != "free") throw std::invalid_argument("mechanism: 'base' is fixed or free");
     spec.free_base = base == "free";
   }
+  if (mech.contains("inertia_check") &&
+      !(mech["inertia_check"].is_string() &&
+        model::parse_inertia_check(mech["inertia_check"].get<std::string>(), spec.inertia_check)))
+    throw std::invalid_argument("mechanism: 'inertia_check' is standard or strict");
   if (mech.contains("gravity")) spec.gravity = vector_of(mech, "gravity", 3, "mechanism");
   if (mech.contains("ground")) spec.ground = mech["ground"].get<double>();
   if (mech.contains("contacts")) spec.contacts = mech["contacts"].get<std::vector<std::string>>();

@@ -1,6 +1,12 @@
 #!/usr/bin/env python3
 """Compare `obliq model` with Pinocchio on example-robot-data robots at random states.
 
+Every URDF of the package that Pinocchio's parser loads (pinocchio.buildModelFromUrdf, with a
+free flyer unless the robot is one of FIXED_BASE's arms, hands and pendulums) must load in obliq
+with its default inertial checks (docs/model.md "Inertial checks"; warnings allowed, naming their
+link), and at a few random states its M, h, contact rows, gaps, centre of mass and centroidal
+momentum must match Pinocchio's (below). The curated robots below are checked in full.
+
 For a quadruped (ANYmal C, Solo-12), a humanoid (TALOS) and two arms (UR5, Panda), at random
 states, the scenario lines that `obliq model URDF --state FILE` writes must match Pinocchio to
 1e-9 relative: M (crba), h (rnea at qdd = 0), the +z rows of the contact points' world velocity
@@ -11,7 +17,7 @@ on those lines must give Pinocchio's impulseDynamics (restitution e) post-impact
 contact impulses; and `obliq model --impact`'s joint_impulses must match the spatial forces of
 Pinocchio's RNEA over the velocity jump with the contact impulse as an external force.
 
-Usage: pinocchio_compare.py OBLIQ_CLI [--states N]. Exit 77 (ctest SKIP) only when pinocchio
+Usage: pinocchio_compare.py OBLIQ_CLI [--states N] [--walk-states N]. Exit 77 (ctest SKIP) only when pinocchio
 cannot be imported; a missing example-robot-data is a failure (CI installs both from PyPI).
 """
 import argparse
@@ -57,6 +63,15 @@ ROBOTS = [
 ]
 
 
+# example-robot-data's fixed-base robots (folder or file, relative to its robots folder): arms,
+# hands, pendulums, a finger. Every other robot of the package floats (legged robots, humanoids,
+# aerial robots, mobile bases).
+FIXED_BASE = ("allegro_hand_description/", "asr_twodof_description/", "baxter_description/",
+              "double_pendulum_description/", "finger_edu_description/", "kinova_description/",
+              "panda_description/", "so_arm_description/", "talos_data/robots/talos_left_arm.urdf",
+              "ur_description/", "xarm_description/", "z1_description/")
+
+
 def build(path, free):
     return pin.buildModelFromUrdf(path, pin.JointModelFreeFlyer()) if free else pin.buildModelFromUrdf(path)
 
@@ -64,7 +79,7 @@ def build(path, free):
 def add_contact_frames(model, contacts):
     ids = []
     for k, (link, point) in enumerate(contacts):
-        parent = model.getFrameId(link)
+        parent = model.getFrameId(link, pin.FrameType.BODY)
         if parent >= model.nframes:
             raise SystemExit(f"FAIL: no frame {link}")
         f = model.frames[parent]
@@ -84,7 +99,7 @@ def random_state(model, rng):
             quat /= np.linalg.norm(quat)
             q_obliq += list(x) + list(quat)
             q_pin += list(x) + list(quat)
-        elif "Unbounded" in name:
+        elif j.nq == 2 and j.nv == 1:  # unbounded revolute (JointModelRUBX, ...): (cos, sin)
             a = rng.uniform(-np.pi, np.pi)
             q_obliq.append(a)
             q_pin += [np.cos(a), np.sin(a)]
@@ -133,32 +148,27 @@ def contact_args(contacts):
     return out
 
 
-def check_robot(cli, root, name, rel, free, contacts, nstates, rng, rep):
-    path = os.path.join(root, rel)
-    model = build(path, free)
-    frame_ids = add_contact_frames(model, contacts)
-    data = model.createData()
-    states = [random_state(model, rng) for _ in range(nstates)]
+def state_file_of(name, states):
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
         for k, (qo, _, v) in enumerate(states):
             f.write(json.dumps({"id": f"{name}-{k}", "q": qo.tolist(), "qdot": v.tolist()}) + "\n")
-        state_file = f.name
-    base = ["--base", "free"] if free else []
-    # --inertia-check basic: ANYmal's depth camera and hatch links break the triangle inequality
-    # (obliq's default refuses them; Pinocchio checks neither); the comparison is about algorithms.
-    lines = run([cli, "model", path, "--state", state_file, "--inertia-check", "basic"] + base + contact_args(contacts))
-    os.unlink(state_file)
-    assert len(lines) == nstates, lines[:1]
+        return f.name
+
+
+def compare_lines(name, model, data, frame_ids, states, lines, rep):
+    """The scenario lines of `obliq model` against Pinocchio, state by state. Returns the
+    contact rows per state (None where the line failed), or None when the joint order differs."""
     names = list(model.names)[1:]
     if lines[0]["joint_names"] != names:
         print(f"  FAIL {name}: joint order differs from Pinocchio's\n    obliq {lines[0]['joint_names']}\n    pin   {names}")
         rep.failures += 1
-        return
-    impact_lines = []
+        return None
+    rows = []
     for k, ((qo, qp, v), line) in enumerate(zip(states, lines)):
         if line["status"] != "ok":
             print(f"  FAIL {name}-{k}: {line['status']}")
             rep.failures += 1
+            rows.append(None)
             continue
         M = pin.crba(model, data, qp)
         M = np.triu(M) + np.triu(M, 1).T
@@ -176,7 +186,28 @@ def check_robot(cli, root, name, rel, free, contacts, nstates, rng, rep):
         rep.compare(f"com {name}-{k}", line["com"], pin.centerOfMass(model, data, qp))
         pin.computeCentroidalMomentum(model, data, qp, v)
         rep.compare(f"momentum {name}-{k}", line["momentum"], data.hg.vector)
+        rows.append(J)
+    return rows
 
+
+def check_robot(cli, root, name, rel, free, contacts, nstates, rng, rep):
+    path = os.path.join(root, rel)
+    model = build(path, free)
+    frame_ids = add_contact_frames(model, contacts)
+    data = model.createData()
+    states = [random_state(model, rng) for _ in range(nstates)]
+    state_file = state_file_of(name, states)
+    base = ["--base", "free"] if free else []
+    lines = run([cli, "model", path, "--state", state_file] + base + contact_args(contacts))
+    os.unlink(state_file)
+    assert len(lines) == nstates, lines[:1]
+    rows = compare_lines(name, model, data, frame_ids, states, lines, rep)
+    if rows is None:
+        return
+    impact_lines = []
+    for (qo, qp, v), line, J in zip(states, lines, rows):
+        if J is None:
+            continue
         # Impact: every row closed and approaching; v shifted along J's row space so J v = -c.
         c = rng.uniform(0.2, 1.0, len(frame_ids))
         v_imp = v - np.linalg.pinv(J) @ (J @ v + c)
@@ -209,7 +240,7 @@ def check_robot(cli, root, name, rel, free, contacts, nstates, rng, rep):
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
         f.write(json.dumps({"id": "ji", "q": qo.tolist(), "qdot": v_imp.tolist()}) + "\n")
         state_file = f.name
-    out = run([cli, "model", path, "--state", state_file, "--inertia-check", "basic", "--ground", repr(float(ground)), "--impact", "--law", "projection",
+    out = run([cli, "model", path, "--state", state_file, "--ground", repr(float(ground)), "--impact", "--law", "projection",
                "--e", "0.5"] + base + contact_args([(link, point)]))[0]
     os.unlink(state_file)
     if out["status"] != "ok":
@@ -238,10 +269,68 @@ def check_robot(cli, root, name, rel, free, contacts, nstates, rng, rep):
     rep.compare(f"joint_impulses {name}", out["joint_impulses"], want)
 
 
+def walk_contacts(model):
+    """Two contact points for the walk: on the last two links moved by a joint (leaves, in
+    depth-first order), one off the link origin."""
+    links = [f.name for f in model.frames if f.type == pin.FrameType.BODY and f.parentJoint > 0]
+    links = list(dict.fromkeys(reversed(links)))[:2]
+    return [(link, (0.01, -0.02, 0.03) if k == 0 else (0, 0, 0)) for k, link in enumerate(links)]
+
+
+def walk_package(cli, root, nstates, rng, rep):
+    """Every URDF Pinocchio loads must load in obliq by default and match Pinocchio."""
+    paths = sorted(os.path.relpath(os.path.join(d, f), root) for d, _, fs in os.walk(root) for f in fs
+                   if f.endswith(".urdf"))
+    pin_loads = obliq_loads = warned = 0
+    for rel in paths:
+        path = os.path.join(root, rel)
+        free = not rel.startswith(FIXED_BASE)
+        try:
+            model = build(path, free)
+        except Exception as exc:  # Pinocchio's parser refuses it: not a file obliq must load
+            print(f"  {rel}: Pinocchio does not load it ({str(exc).splitlines()[0][:80]})")
+            continue
+        pin_loads += 1
+        contacts = walk_contacts(model)
+        frame_ids = add_contact_frames(model, contacts)
+        data = model.createData()
+        states = [random_state(model, rng) for _ in range(nstates)]
+        state_file = state_file_of(rel, states)
+        base = ["--base", "free"] if free else []
+        p = subprocess.run([cli, "model", path, "--state", state_file] + base + contact_args(contacts),
+                           capture_output=True, text=True)
+        os.unlink(state_file)
+        err = [line for line in p.stderr.splitlines() if line.strip()]
+        if p.returncode not in (0, 3):
+            print(f"  FAIL {rel}: obliq refuses what Pinocchio loads (exit {p.returncode}): {p.stderr.strip()}")
+            rep.failures += 1
+            continue
+        obliq_loads += 1
+        noise = [line for line in err if not (line.startswith("obliq model: warning: URDF '") and "link '" in line)]
+        if noise:
+            print(f"  FAIL {rel}: standard error holds more than warnings naming a link: {noise[:2]}")
+            rep.failures += 1
+        if err:
+            warned += 1
+        lines = [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
+        if len(lines) != nstates:
+            print(f"  FAIL {rel}: {len(lines)} lines for {nstates} states")
+            rep.failures += 1
+            continue
+        before = rep.failures
+        compare_lines(rel, model, data, frame_ids, states, lines, rep)
+        print(f"  {rel}: {'free' if free else 'fixed'} base, nv {model.nv}, {len(err)} warnings,"
+              f" {'ok' if rep.failures == before else 'FAILED'}")
+    print(f"example-robot-data: {len(paths)} URDFs, Pinocchio loads {pin_loads}, obliq loads {obliq_loads}"
+          f" by default ({warned} with warnings)")
+    return pin_loads
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("cli")
     ap.add_argument("--states", type=int, default=6)
+    ap.add_argument("--walk-states", type=int, default=4, help="states per robot in the package walk")
     args = ap.parse_args()
     root = robots_dir()
     rng = np.random.default_rng(20240517)
@@ -251,6 +340,10 @@ def main():
         before = rep.failures
         check_robot(args.cli, root, name, rel, free, contacts, args.states, rng, rep)
         print(f"{name}: {'ok' if rep.failures == before else 'FAILED'}")
+    print("every URDF of example-robot-data that Pinocchio loads:")
+    if walk_package(args.cli, root, args.walk_states, rng, rep) == 0:
+        print("  FAIL: Pinocchio loads none of the package's URDFs")
+        rep.failures += 1
     print("worst relative errors: " + ", ".join(f"{k} {v:.1e}" for k, v in sorted(rep.worst.items())))
     print(f"{rep.checks - rep.failures} passed, {rep.failures} failed")
     return 1 if rep.failures else 0

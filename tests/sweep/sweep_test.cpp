@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include "obliq/sweep.hpp"
@@ -180,6 +181,37 @@ TEST(SweepStudy, BadStudiesAreNamed) {
                       "restitution": {"nosuchcontact": 0.5}})").find("nosuchcontact"), std::string::npos);
   EXPECT_NE(error(R"({"mechanism": {"model": "ball", "qdot": [0, 0, -1]}, "seed": 1})").find("samples"),
             std::string::npos);
+}
+
+// A study's "inertia_check" is `obliq model --inertia-check`: a link breaking the triangle
+// inequality (principal moments 1, 1, 3) loads with a warning by default and is refused by strict.
+TEST(SweepStudy, InertiaCheckAsTheCommandLine) {
+  const auto urdf = std::filesystem::temp_directory_path() / "obliq_sweep_triangle.urdf";
+  std::ofstream(urdf) << "<robot name='r'><link name='base'/><link name='arm'><inertial><mass value='1'/>"
+                         "<inertia ixx='1' ixy='0' ixz='0' iyy='1' iyz='0' izz='3'/></inertial></link>"
+                         "<joint name='j0' type='revolute'><parent link='base'/><child link='arm'/><axis xyz='0 0 1'/>"
+                         "<limit effort='1' velocity='1' lower='-1' upper='1'/></joint></robot>";
+  const auto with = [&](const std::string& check) {
+    json j = json::parse(R"({"mechanism": {"qdot": [1], "contacts": ["arm:1,0,0"]}, "samples": 1, "seed": 1})");
+    j["mechanism"]["model"] = urdf.string();
+    if (!check.empty()) j["mechanism"]["inertia_check"] = check;
+    return j;
+  };
+  const std::string message = "link 'arm': inertia violates the triangle inequality (principal moments 1, 1, 3)";
+  for (const std::string check : {"", "standard"}) {
+    const Study st = parse_study(with(check), ".");
+    ASSERT_TRUE(st.model.has_value());
+    ASSERT_EQ(st.model->warnings.size(), 1u);
+    EXPECT_NE(st.model->warnings[0].find(message), std::string::npos) << st.model->warnings[0];
+  }
+  try {
+    parse_study(with("strict"), ".");
+    ADD_FAILURE() << "strict loaded the model";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(parse_study(with("loose"), "."), std::invalid_argument);
+  std::filesystem::remove(urdf);
 }
 
 }  // namespace

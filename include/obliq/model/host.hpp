@@ -34,6 +34,9 @@ template <class T> struct ModelT {
   std::vector<std::string> contact_names;
   std::map<std::string, Frame> frames;  // link name -> frame
   T gravity[3] = {T(0), T(0), T(-9.81)};
+  // What the URDF loader accepted but reports (standard inertial checks: an inertia that is not
+  // positive semi-definite or breaks the triangle inequality), one message per link, naming it.
+  std::vector<std::string> warnings;
 
   int nbodies() const { return int(parent.size()); }
   int ncontacts() const { return int(contact_body_a.size()); }
@@ -70,16 +73,23 @@ void add_contact(Model& m, const ContactSpec& c);
 // against the plane z = ground, normal +z. Throws std::invalid_argument for an unknown link.
 void add_ground_contact(Model& m, const std::string& link, const Eigen::Vector3d& point, double ground);
 
+// URDF inertial checks (docs/model.md "Inertial checks"). Both modes refuse non-finite data, a
+// negative mass and a moment about an axis of the inertial frame below rounding (ixx, iyy or izz
+// < -16 eps s, s the link's scale). standard: an inertia positive semi-definite to rounding is a
+// valid (degenerate) body; one that is not, or that breaks the triangle inequality, is accepted
+// with a warning in Model::warnings. strict: the inertia as written must be zero (a point mass)
+// or positive definite and within the triangle inequality (to 1e-9 relative).
+enum class InertiaCheck { standard, strict };
+// "standard" or "strict" (`--inertia-check`; "basic" and "full" are accepted as other names of
+// standard and strict); false for anything else.
+bool parse_inertia_check(const std::string& text, InertiaCheck& out);
+
 // URDF through liburdfdom. free_base adds a free-flyer joint at the root (docs/format.md --base).
 // Throws std::runtime_error with a message naming the file (and the link or joint) on a parse
-// failure, a bound of docs/limits.md, a loop, or invalid inertial data: non-finite, negative
-// mass, and (all zero is a point mass) an inertia not positive definite or violating the
-// triangle inequality. check_triangle = false (`--inertia-check basic`) asks only for positive
-// semi-definite: some published robot files break the stricter checks (ANYmal's depth camera
-// and hatch links; Pinocchio checks neither).
-Model load_urdf(const std::string& path, bool free_base, bool check_triangle = true);
+// failure, a bound of docs/limits.md, a loop, or inertial data that `inertia_check` refuses.
+Model load_urdf(const std::string& path, bool free_base, InertiaCheck inertia_check = InertiaCheck::standard);
 Model load_urdf_string(const std::string& xml, bool free_base, const std::string& name = "urdf",
-                       bool check_triangle = true);
+                       InertiaCheck inertia_check = InertiaCheck::standard);
 
 // Built-in models (docs/format.md: `obliq model --list`).
 struct BuiltinInfo {
@@ -98,7 +108,7 @@ struct ModelSpec {
   Eigen::Vector3d gravity = Eigen::Vector3d(0, 0, -9.81);
   double ground = 0;
   std::vector<std::string> contacts;
-  bool check_triangle = true;  // URDF inertial checks: full (true) or basic (load_urdf)
+  InertiaCheck inertia_check = InertiaCheck::standard;  // URDF inertial checks (load_urdf)
 };
 // Throws std::invalid_argument (bad contact text, unknown link or model) or std::runtime_error
 // (URDF parse failure), each with a message naming what is wrong.
