@@ -79,6 +79,9 @@ struct Study {
 // from `base_dir` (the study file's folder).
 Study parse_study(const nlohmann::ordered_json& j, const std::string& base_dir);
 Study load_study(const std::string& path);
+// A study from its JSON text (load_study's checks: size, nesting depth, valid JSON); `what`
+// names the text in the messages ("'path'", "the study").
+Study read_study(const std::string& text, const std::string& base_dir, const std::string& what);
 
 // The per-sample outputs (columns) of a study: name and unit.
 struct Column {
@@ -130,6 +133,8 @@ std::pair<std::uint64_t, std::uint64_t> shard(std::uint64_t samples, int rank, i
 // The summary (docs/sweep.md "Summary"): every statistic, the study, seed, version; `run` holds
 // what may differ between runs of the same study (wall time, threads, chunk, ranks).
 nlohmann::ordered_json summary(const Study& study, const Result& result, const nlohmann::ordered_json& run_info);
+// The summary's `run`: wall_time_s, samples_per_s, threads, chunk, ranks.
+nlohmann::ordered_json run_info(const Result& result, int threads, std::size_t chunk, int ranks);
 // A readable digest of a summary for the terminal.
 std::string summary_text(const nlohmann::ordered_json& summary);
 

@@ -24,10 +24,17 @@ def Batch(n, m_b, m_u, count, dtype=np.float64):
     return _BATCH[dt](int(n), int(m_b), int(m_u), int(count))
 
 
+# Coefficients per unilateral row: one number for every row, (m_u,), (batch, m_u) or (batch, 1).
+_PER_ROW = ("e", "mu", "e_t")
+
+
 def _normalize(M, qdot, *, A_b=None, A_u=None, phi_u=None, e=None, h=None, u=None, i_u=None, Adot_qdot=None,
-               law="complementarity", gap_tol=1e-9, vel_tol=1e-9, count=None):
+               law="complementarity", gap_tol=1e-9, vel_tol=1e-9, count=None, friction=None):
     """The checks shared by batch() and the view solves: (dtype, n, m_b, m_u, count, arrays,
-    per-scenario flags, scalars) with every array checked against its shape (see batch())."""
+    per-scenario flags, scalars) with every array checked against its shape (see batch()).
+    friction: None, or the dict {mu, A_t, dim, e_t, Adot_qdot_t} of the view solves, whose
+    arrays join the others (A_t (m_t, n), mu and e_t per row, Adot_qdot_t (m_t,)) and whose dim
+    (None: 2 when A_t has m_u rows, else 3) and m_t are written back into it."""
     M = as_float_array(M, "M")
     dt = M.dtype
     if M.ndim not in (2, 3) or M.shape[-1] != M.shape[-2]:
@@ -50,15 +57,17 @@ def _normalize(M, qdot, *, A_b=None, A_u=None, phi_u=None, e=None, h=None, u=Non
                 "phi_u": (m_u,), "Adot_qdot": (m_b + m_u,), "e": (m_u,)}
     given = {"M": M, "qdot": qdot, "h": h, "u": u, "i_u": i_u, "A_b": mats["A_b"], "A_u": mats["A_u"],
              "phi_u": phi_u, "Adot_qdot": Adot_qdot, "e": e}
+    if friction is not None:
+        given.update(_friction_arrays(friction, dt, n, m_u, per_item))
     arrays, counts = {}, {}
     for name, x in given.items():
         if x is None:
             continue
         a = as_float_array(x, name, dt if isinstance(x, np.ndarray) or hasattr(x, "__dlpack__") else None)
-        if name == "e" and a.ndim == 0:
+        if name in _PER_ROW and a.ndim == 0:
             arrays[name] = a
             continue
-        if name == "e" and a.ndim == 2 and a.shape[1] == 1 and m_u != 1:
+        if name in _PER_ROW and a.ndim == 2 and a.shape[1] == 1 and m_u != 1:
             counts[name] = a.shape[0]  # one coefficient per scenario for all its rows
             arrays[name] = a
             continue
@@ -86,6 +95,31 @@ def _normalize(M, qdot, *, A_b=None, A_u=None, phi_u=None, e=None, h=None, u=Non
     if np.any((scalars["law"] != 0) & (scalars["law"] != 1)):
         raise ValueError("law codes must be 0 (projection) or 1 (complementarity)")
     return dt, n, m_b, m_u, B, arrays, counts, scalars
+
+
+def _friction_arrays(friction, dt, n, m_u, per_item):
+    """The friction inputs of a view solve as arrays to check (see _normalize): A_t (zero rows
+    when only mu = 0 is given), mu (0 when only A_t is given); per_item gets their shapes and
+    `friction` its dim and m_t."""
+    A_t, mu, dim = friction["A_t"], friction["mu"], friction["dim"]
+    if A_t is None:
+        if mu is not None and np.any(np.asarray(as_array(mu, "mu")) > 0):
+            raise ValueError("A_t: the tangent rows are required when some mu > 0 (docs/friction.md)")
+        A_t = np.zeros((((3 if dim is None else dim) - 1) * m_u, n), dtype=dt)
+    else:
+        A_t = as_float_array(A_t, "A_t", dt)
+        if A_t.ndim not in (2, 3) or A_t.shape[-1] != n:
+            raise ValueError(f"A_t: shape {A_t.shape} does not fit, expected (rows, {n}) or (batch, rows, {n}), "
+                             f"rows = (dim - 1) m_u")
+    m_t = A_t.shape[-2]
+    if dim is None:
+        dim = 2 if m_u > 0 and m_t == m_u else 3
+    if isinstance(dim, (bool, np.bool_)) or not isinstance(dim, (int, np.integer)) or dim not in (2, 3):
+        raise ValueError(f"dim must be 2 (plane) or 3 (space), not {dim!r}")
+    friction["dim"], friction["m_t"] = int(dim), m_t
+    per_item.update({"A_t": (m_t, n), "mu": (m_u,), "e_t": (m_u,), "Adot_qdot_t": (m_t,)})
+    return {"A_t": A_t, "mu": np.zeros((), dtype=dt) if mu is None else mu, "e_t": friction.get("e_t"),
+            "Adot_qdot_t": friction.get("Adot_qdot_t")}
 
 
 def batch(M, qdot, *, A_b=None, A_u=None, phi_u=None, e=None, h=None, u=None, i_u=None, Adot_qdot=None,
@@ -135,11 +169,24 @@ def solve_dynamics(b, out=None, *, backend="cpu", threads=0, lcp_solver="lemke")
 
 
 @dataclass
+class FrictionReport:
+    """What the frictional solve of each scenario reports (the command line's "friction" key):
+    method (batch,) str ("newton", "nsgs", "extragradient", "lemke"; "" where the frictionless
+    core answered: every candidate contact has mu = 0, or the scenario failed before solving),
+    iterations (batch,) int32, residual (batch,) float64 (the certificate's largest relative
+    residual, docs/friction.md (F5))."""
+    method: np.ndarray
+    iterations: np.ndarray
+    residual: np.ndarray
+
+
+@dataclass
 class SolveArrays:
     """Results of obliq.impact / obliq.dynamics: new numpy arrays (row s = scenario s).
     impact: qdot_plus, impulse (batch, n), kinetic_energy_pre/post (batch,), energy_consistent
     (batch,) uint8; dynamics: qddot (batch, n); both: lambda_ (batch, m_b + m_u), active
-    (batch, m_u) uint8, status (batch,) int32."""
+    (batch, m_u) uint8, status (batch,) int32. With friction inputs also lambda_t
+    (batch, (dim - 1) m_u), sliding (dynamics: (batch, m_u) uint8) and friction (FrictionReport)."""
     lambda_: np.ndarray
     active: np.ndarray
     status: np.ndarray
@@ -149,6 +196,9 @@ class SolveArrays:
     kinetic_energy_post: np.ndarray = None
     energy_consistent: np.ndarray = None
     qddot: np.ndarray = None
+    lambda_t: np.ndarray = None
+    sliding: np.ndarray = None
+    friction: FrictionReport = None
 
     @property
     def count(self):
@@ -177,45 +227,75 @@ def _strided(a, per_scenario):
     return a, 0 if per_scenario else a.strides[0] // item, 1 if es is None else es
 
 
-def _solve_view(kind, M, qdot, backend, threads, lcp_solver, arrays):
-    if backend == "cuda":  # device data goes through a Batch (HostBatchView is host memory only)
+def _solve_view(kind, M, qdot, backend, threads, lcp_solver, arrays, friction=None):
+    if backend == "cuda" and friction is None:  # device data goes through a Batch (host views: host memory)
         b = batch(M, qdot, **arrays)
         return solve_impact(b, backend=backend, threads=threads, lcp_solver=lcp_solver) if kind == "impact" else \
             solve_dynamics(b, backend=backend, threads=threads, lcp_solver=lcp_solver)
-    dt, n, m_b, m_u, B, given, counts, scalars = _normalize(M, qdot, **arrays)
+    options = None
+    if friction is not None:
+        options = {"formulation": friction.pop("formulation"), "facets": friction.pop("facets")}
+    dt, n, m_b, m_u, B, given, counts, scalars = _normalize(M, qdot, friction=friction, **arrays)
     inputs = {}
     for name, a in given.items():
         if a.size == 0:
             continue
         a = a.astype(dt, copy=False)  # nested lists arrive as float64
-        if name == "e" and a.ndim == 0:  # one coefficient for every row of every scenario
+        if name in _PER_ROW and a.ndim == 0:  # one coefficient for every row of every scenario
             inputs[name] = (a.reshape(1), 0, 0)
-        elif name == "e" and name in counts and a.ndim == 2 and a.shape[1] == 1 and m_u != 1:
+        elif name in _PER_ROW and name in counts and a.ndim == 2 and a.shape[1] == 1 and m_u != 1:
             inputs[name] = (a, a.strides[0] // a.itemsize, 0)  # one per scenario for all its rows
         else:
             inputs[name] = _strided(a, name not in counts)
     for name, x in scalars.items():
         a = np.asarray(x, dtype=np.uint8 if name == "law" else dt)
         inputs[name] = (a.reshape(1), 0, 1) if a.ndim == 0 else _strided(a, False)
+    if friction is not None:
+        options.update(dim=friction["dim"], m_t=friction["m_t"])
     fn = _obliq._solve_view64 if dt == np.float64 else _obliq._solve_view32
-    r, pointers = fn(kind, n, m_b, m_u, B, inputs, backend, threads, lcp_solver)
+    r, pointers = fn(kind, n, m_b, m_u, B, inputs, backend, threads, lcp_solver, options)
+    if friction is not None:
+        names = np.array(_obliq.friction_method_names())
+        r["friction"] = FrictionReport(names[r.pop("method").astype(np.intp) + 1], r.pop("iterations"),
+                                       r.pop("residual"))
     out = SolveArrays(**r)
     out._input_pointers = pointers  # where the solve read each input (tests: no copy)
     return out
 
 
-def impact(M, qdot, *, backend="cpu", threads=0, lcp_solver="lemke", **arrays):
+def _friction(mu, A_t, dim, friction, facets, **arrays):
+    """The friction inputs of impact()/dynamics(), or None when neither mu nor A_t is given."""
+    if mu is None and A_t is None:
+        return None
+    return {"mu": mu, "A_t": A_t, "dim": dim, "formulation": friction, "facets": facets, **arrays}
+
+
+def impact(M, qdot, *, backend="cpu", threads=0, lcp_solver="lemke", mu=None, A_t=None, dim=None, e_t=None,
+           friction="cone", facets=8, **arrays):
     """Post-impact velocities from plain arrays (shapes as in batch()). The cpu and reference
     backends read the arrays in place through the host views (obliq/host_views.hpp: no copy for
     numpy arrays and DLPack CPU tensors whose entries within a scenario have one stride, shared
     per-scenario arrays read once for all); results are new arrays (SolveArrays). backend 'cuda'
-    copies into a Batch."""
-    return _solve_view("impact", M, qdot, backend, threads, lcp_solver, arrays)
+    copies into a Batch.
+
+    Friction (docs/friction.md): mu (a number, (m_u,), (batch, m_u) or (batch, 1)), A_t
+    ((dim - 1) m_u, n) tangent rows, dim 2 or 3 (default: 2 when A_t has m_u rows, else 3),
+    e_t tangential restitution (as e), friction 'cone' | 'pyramid', facets (pyramid facets in
+    space). Given mu or A_t, every scenario is solved by the core's frictional impact through the
+    host API (obliq::impact with a Friction: mu = 0 is the frictionless answer bit for bit; cpu:
+    OpenMP over scenarios, each copied into the host API's Scenario; 'reference' has no
+    frictional solver: ValueError), and the results add lambda_t and friction."""
+    return _solve_view("impact", M, qdot, backend, threads, lcp_solver, arrays,
+                       _friction(mu, A_t, dim, friction, facets, e_t=e_t))
 
 
-def dynamics(M, qdot, *, backend="cpu", threads=0, lcp_solver="lemke", **arrays):
-    """Accelerations and contact forces from plain arrays; read in place as impact()."""
-    return _solve_view("dynamics", M, qdot, backend, threads, lcp_solver, arrays)
+def dynamics(M, qdot, *, backend="cpu", threads=0, lcp_solver="lemke", mu=None, A_t=None, dim=None,
+             Adot_qdot_t=None, friction="cone", facets=8, **arrays):
+    """Accelerations and contact forces from plain arrays; read in place as impact(). Friction
+    as impact()'s, with Adot_qdot_t ((dim - 1) m_u,) the tangent rows' drift instead of e_t;
+    the results add lambda_t, sliding and friction."""
+    return _solve_view("dynamics", M, qdot, backend, threads, lcp_solver, arrays,
+                       _friction(mu, A_t, dim, friction, facets, Adot_qdot_t=Adot_qdot_t))
 
 
 @dataclass

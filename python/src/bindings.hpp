@@ -47,5 +47,6 @@ void bind_lcp(nb::module_& m);
 void bind_model(nb::module_& m);
 void bind_simulator(nb::module_& m);
 void bind_views(nb::module_& m);
+void bind_sweep(nb::module_& m);
 
 }  // namespace obliq::python

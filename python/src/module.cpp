@@ -52,11 +52,12 @@ void bind_status(nb::module_& m) {
 }  // namespace obliq::python
 
 NB_MODULE(_obliq, m) {
-  m.doc() = "obliq: batched multi-contact impact, dynamics and LCP solves (C++ core; see docs/python.md)";
+  m.doc() = "obliq: batched multi-contact impact, dynamics and LCP solves, sweeps (C++ core; see docs/python.md)";
   obliq::python::bind_status(m);
   obliq::python::bind_batch(m);
   obliq::python::bind_lcp(m);
   obliq::python::bind_model(m);
   obliq::python::bind_simulator(m);
   obliq::python::bind_views(m);
+  obliq::python::bind_sweep(m);
 }

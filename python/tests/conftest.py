@@ -11,11 +11,9 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="session")
-def cli():
-    """Runs `obliq ARGS` on JSON Lines text and returns the parsed output lines.
-
-    The binary is $OBLIQ_CLI, else build/obliq. CI sets OBLIQ_CLI, and then a missing binary is
-    a failure; without it the cross-checks skip when build/obliq does not exist."""
+def cli_path():
+    """The command line: $OBLIQ_CLI, else build/obliq. CI sets OBLIQ_CLI, and then a missing
+    binary is a failure; without it the cross-checks skip when build/obliq does not exist."""
     path = os.environ.get("OBLIQ_CLI")
     if path is None:
         path = REPO / "build" / "obliq"
@@ -23,6 +21,13 @@ def cli():
             pytest.skip("no build/obliq (set OBLIQ_CLI to the command line's path)")
     path = pathlib.Path(path)
     assert path.exists(), f"OBLIQ_CLI={path} does not exist"
+    return path
+
+
+@pytest.fixture(scope="session")
+def cli(cli_path):
+    """Runs `obliq ARGS` on JSON Lines text and returns the parsed output lines."""
+    path = cli_path
 
     def run(args, text):
         r = subprocess.run([str(path), *args], input=text, capture_output=True, text=True, timeout=120)

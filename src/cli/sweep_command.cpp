@@ -9,7 +9,6 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -34,20 +33,6 @@ struct SweepOptions {
   bool no_plots = false;
   bool quiet = false;
 };
-
-// Whether the study file is one of the files the sweep writes into `dir` (summary.json, rows*.csv,
-// rows*.h5, and the plots' *.png, *.dat, *.gp): it would be truncated before it is used up (same device and inode, as for -o
-// of the line commands).
-bool writes_over_study(const std::string& study, const std::string& dir) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (fs::equivalent(fs::path(dir) / "summary.json", study, ec)) return true;
-  const fs::path p(study);
-  if (!fs::equivalent(p.has_parent_path() ? p.parent_path() : fs::path("."), dir, ec)) return false;
-  const std::string name = p.filename().string(), ext = p.extension().string();
-  return (name.rfind("rows", 0) == 0 && (ext == ".csv" || ext == ".h5")) || ext == ".png" || ext == ".dat" ||
-         ext == ".gp";
-}
 
 // "[#####.....]  45%  12345/100000  23.4k samples/s  ETA 3 s" on one refreshed line.
 class ProgressBar {
@@ -95,7 +80,7 @@ int run_sweep(const SweepOptions& opt) {
     }
   }
 
-  if (writes_over_study(opt.study, dir)) {
+  if (sweep::writes_over_study(opt.study, dir)) {
     if (mpi.rank() == 0)
       std::cerr << "obliq sweep: cannot write into '" << dir << "': the study file '" << opt.study
                 << "' would be overwritten\n";
@@ -131,19 +116,12 @@ int run_sweep(const SweepOptions& opt) {
   result.begin = result.stats->begin();
   result.end = result.stats->end();
 
-  nlohmann::ordered_json info;
-  info["wall_time_s"] = result.wall_s;
-  info["samples_per_s"] = result.wall_s > 0 ? double(result.end - result.begin) / result.wall_s : 0.0;
-  info["threads"] = opt.threads;
-  info["chunk"] = opt.chunk;
-  info["ranks"] = mpi.size();
-  const auto sum = sweep::summary(study, result, info);
-  const std::string path = (std::filesystem::path(dir) / "summary.json").string();
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << sum.dump(2) << "\n";
-  out.close();
-  if (!out) {
-    std::cerr << "obliq sweep: cannot write '" << path << "'\n";
+  const auto sum = sweep::summary(study, result, sweep::run_info(result, opt.threads, opt.chunk, mpi.size()));
+  std::string path;
+  try {
+    path = sweep::write_summary(sum, dir);
+  } catch (const std::runtime_error& e) {
+    std::cerr << "obliq sweep: " << e.what() << "\n";
     return 2;
   }
   std::vector<std::string> written = {path};

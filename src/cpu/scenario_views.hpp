@@ -72,19 +72,23 @@ template <class T> DynamicsView<T> dynamics_view(const HostBatchView<T>& b, std:
   return v;
 }
 
+// A view's entries as a host Eigen object in double (allocates).
+template <class T> Eigen::MatrixXd to_matrix(MatView<const T> a) {
+  Eigen::MatrixXd r(a.rows, a.cols);
+  for (int i = 0; i < a.rows; ++i)
+    for (int j = 0; j < a.cols; ++j) r(i, j) = double(a(i, j));
+  return r;
+}
+template <class T> Eigen::VectorXd to_vector(VecView<const T> a) {
+  Eigen::VectorXd r(a.size);
+  for (int i = 0; i < a.size; ++i) r[i] = double(a[i]);
+  return r;
+}
+
 // One scenario as host Eigen objects in double (the reference backend's input; allocates).
 template <class T> Scenario to_scenario(const ScenarioView<T>& v) {
-  auto mat = [](MatView<const T> a) {
-    Eigen::MatrixXd r(a.rows, a.cols);
-    for (int i = 0; i < a.rows; ++i)
-      for (int j = 0; j < a.cols; ++j) r(i, j) = double(a(i, j));
-    return r;
-  };
-  auto vec = [](VecView<const T> a) {
-    Eigen::VectorXd r(a.size);
-    for (int i = 0; i < a.size; ++i) r[i] = double(a[i]);
-    return r;
-  };
+  const auto mat = [](MatView<const T> a) { return to_matrix(a); };
+  const auto vec = [](VecView<const T> a) { return to_vector(a); };
   Scenario sc;
   sc.M = mat(v.M);
   sc.qdot = vec(v.qdot);

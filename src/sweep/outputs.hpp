@@ -1,4 +1,4 @@
-// sweep/outputs.hpp: what a sweep writes beside its summary (docs/sweep.md "Outputs"): the
+// sweep/outputs.hpp: the files a sweep writes (docs/sweep.md "Outputs"): summary.json, the
 // per-sample rows of samples [0, study.rows) as CSV and HDF5, the samples kept for the scatter
 // plots, and the PNG plots (gnuplot). The statistics never depend on any of these.
 #pragma once
@@ -27,6 +27,15 @@ class RowWriter {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// Writes `summary` to dir/summary.json (indented by 2, as `obliq sweep` does) and returns its
+// path; std::runtime_error ("cannot write 'PATH'") when it cannot.
+std::string write_summary(const nlohmann::ordered_json& summary, const std::string& dir);
+
+// Whether the study file is one of the files a sweep writes into `dir` (summary.json, rows*.csv,
+// rows*.h5, and the plots' *.png, *.dat, *.gp): it would be truncated before it is used up (same
+// device and inode).
+bool writes_over_study(const std::string& study, const std::string& dir);
 
 // The PNG plots of a summary: energy-ratio histogram, per-contact impulse histograms, e against
 // the post-impact separation velocity (scatter), per contact. Returns the files written; `why`

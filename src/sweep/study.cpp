@@ -281,8 +281,20 @@ Study parse_study(const json& j, const std::string& base_dir) {
   return s;
 }
 
-// The file is read whole, at most io::kMaxStudyBytes, and its nesting depth is checked before the
-// JSON parser (which recurses) sees it (docs/limits.md).
+// The text's size and nesting depth are checked before the JSON parser (which recurses) sees it
+// (docs/limits.md).
+Study read_study(const std::string& text, const std::string& base_dir, const std::string& what) {
+  if (text.size() > io::kMaxStudyBytes)
+    throw std::invalid_argument(what + " is too large (more than " + std::to_string(io::kMaxStudyBytes) + " bytes)");
+  if (io::json_depth(text, io::kMaxJsonDepth) > io::kMaxJsonDepth)
+    throw std::invalid_argument(what + " is too deeply nested (more than " + std::to_string(io::kMaxJsonDepth) +
+                                " levels of [ and {)");
+  json j = json::parse(text, nullptr, false);
+  if (j.is_discarded()) throw std::invalid_argument(what + " is not valid JSON");
+  return parse_study(j, base_dir);
+}
+
+// The file is read whole, at most io::kMaxStudyBytes (read_study).
 Study load_study(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in || std::filesystem::is_directory(path)) throw std::invalid_argument("cannot read '" + path + "'");
@@ -292,12 +304,7 @@ Study load_study(const std::string& path) {
   if (ec || size <= io::kMaxStudyBytes) text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   if (text.size() > io::kMaxStudyBytes || (!ec && size > io::kMaxStudyBytes))
     throw std::invalid_argument("'" + path + "' is too large (more than " + std::to_string(io::kMaxStudyBytes) + " bytes)");
-  if (io::json_depth(text, io::kMaxJsonDepth) > io::kMaxJsonDepth)
-    throw std::invalid_argument("'" + path + "' is too deeply nested (more than " + std::to_string(io::kMaxJsonDepth) +
-                                " levels of [ and {)");
-  json j = json::parse(text, nullptr, false);
-  if (j.is_discarded()) throw std::invalid_argument("'" + path + "' is not valid JSON");
-  return parse_study(j, std::filesystem::path(path).parent_path().string());
+  return read_study(text, std::filesystem::path(path).parent_path().string(), "'" + path + "'");
 }
 
 }  // namespace obliq::sweep

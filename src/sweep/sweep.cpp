@@ -129,6 +129,16 @@ json summary(const Study& st, const Result& result, const json& run_info) {
   return j;
 }
 
+json run_info(const Result& result, int threads, std::size_t chunk, int ranks) {
+  json info;
+  info["wall_time_s"] = result.wall_s;
+  info["samples_per_s"] = result.wall_s > 0 ? double(result.end - result.begin) / result.wall_s : 0.0;
+  info["threads"] = threads;
+  info["chunk"] = chunk;
+  info["ranks"] = ranks;
+  return info;
+}
+
 std::string summary_text(const json& s) {
   std::ostringstream out;
   char line[512];
