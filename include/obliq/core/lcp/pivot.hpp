@@ -118,7 +118,10 @@ OBLIQ_HD Result<T> principal_pivot(MatView<const T> M, VecView<const T> q, VecVi
   }
   res.iterations = it;
   for (int i = 0; i < m; ++i) z[i] = zbasic.get(i) ? max_(tab(i, rhs), T(0)) : T(0);
-  res.residual = lcp_residual(M, q, z.as_const(), w);
+  // w, the residual and (for an answer) the certificate in one pass over M.
+  T certificate = T(0);
+  if (solved) certificate = lcp_residual_certificate(M, q, z.as_const(), w, res.residual);
+  else res.residual = lcp_residual(M, q, z.as_const(), w);
   if (solved) {
     // Iterative refinement as in lemke.hpp: rows with w_k nonbasic carry the residual
     // (M z + q)_k, and column k of B^-1 is -T(:, k).
@@ -133,9 +136,9 @@ OBLIQ_HD Result<T> principal_pivot(MatView<const T> M, VecView<const T> q, VecVi
         for (int i = 0; i < m; ++i) tab(i, rhs) -= tab(i, k) * rk;
       }
       for (int i = 0; i < m; ++i) z[i] = zbasic.get(i) ? max_(tab(i, rhs), T(0)) : T(0);
-      keep_better_refinement(M, q, z, zold, w, res);
+      keep_better_refinement(M, q, z, zold, w, res, certificate);
     }
-    res.status = lcp_accept(M, q, z.as_const()) ? Status::ok : Status::no_convergence;
+    res.status = lcp_accepted(certificate) ? Status::ok : Status::no_convergence;
   }
   arena.release(mark);
   return res;
