@@ -232,7 +232,8 @@ int count_instructions(int m, int count) {
   std::mt19937 g(1000u * unsigned(m));  // the cold table's full-rank batch of size m
   std::vector<Instance> batch;
   for (int k = 0; k < count; ++k) batch.push_back(contact_instance(g, m, false));
-  std::vector<double> scratch(obliq::lcp::solve_workspace<double>(m)), z(std::size_t(m)), w(std::size_t(m));
+  const std::size_t mm = std::size_t(m);
+  std::vector<double> scratch(obliq::lcp::solve_workspace<double>(m)), z(mm), w(mm);
   obliq_lemke_pass(batch, scratch, z, w);
   std::vector<LinearComplementarityProblem> problems(batch.size());
   std::vector<std::vector<double>> Mcopy(batch.size()), zs(batch.size(), z), ws(batch.size(), w);

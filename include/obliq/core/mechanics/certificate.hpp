@@ -57,9 +57,9 @@ template <class T> OBLIQ_HD OBLIQ_FORCEINLINE bool certified(T residual) {
 }
 
 // Arena elements the certificates below take when given an arena (law_certificate's scratch):
-// two per coordinate and three per row, m = m_b + m_u.
+// three per coordinate and three per row, m = m_b + m_u.
 template <class T> OBLIQ_HD std::size_t certificate_workspace(int n, int m) {
-  return 2 * std::size_t(n) + 3 * std::size_t(m);
+  return 3 * std::size_t(n) + 3 * std::size_t(m);
 }
 
 namespace detail {
@@ -95,14 +95,14 @@ OBLIQ_HD T law_certificate(const ScenarioView<T>& in, VecView<const T> x, VecVie
     if ((active[i] != 0) != c) return inf;
     if (!c && lambda[m_b + i] != T(0)) return inf;
   }
-  // Scratch, when the arena has room: xw (n) coordinate k's weight in the balance scales,
-  // cw (n) coordinate j's weight in the row scales, amax (m) each row's largest |A_ik|,
-  // slack_of and scale_of (m) each candidate row's slack and scale.
+  // Scratch, when the arena has room: dx (n) x - x_0, xw (n) coordinate k's weight in the
+  // balance scales, cw (n) coordinate j's weight in the row scales, amax (m) each row's largest
+  // |A_ik|, slack_of and scale_of (m) each candidate row's slack and scale.
   const std::size_t mark = arena != nullptr ? arena->mark() : 0;
   const bool cached = arena != nullptr && !arena->overflow && arena->used + certificate_workspace<T>(n, m) <= arena->capacity;
-  VecView<T> xw, cw, amax, slack_of, scale_of;
+  VecView<T> dx, xw, cw, amax, slack_of, scale_of;
   if (cached) {
-    xw = arena->vec(n), cw = arena->vec(n);
+    dx = arena->vec(n), xw = arena->vec(n), cw = arena->vec(n);
     amax = arena->vec(m), slack_of = arena->vec(m), scale_of = arena->vec(m);
   }
   // Balance M (x - x_0) - r = A^T lambda, coordinate by coordinate; F = the largest scale. The
@@ -122,16 +122,20 @@ OBLIQ_HD T law_certificate(const ScenarioView<T>& in, VecView<const T> x, VecVie
   // (1024 ulps of max(|x|, |x_0|), at most tol_T / 16), so a coordinate whose true terms are all 0 is judged with that
   // floor beside its own terms (as the LCP's z, lcp/certificate.hpp).
   const T xfloor = max_(dense::max_abs(x), dense::max_abs(x0)) * rho;
-  const auto x_weight = [&](int k) { return abs_(x[k]) + abs_(x0[k]) + xfloor; };
+  const auto x_step = [&](int k) { return x[k] - x0[k]; };
+  const auto x_weight = [&](int k) { return T(fabs(x[k])) + T(fabs(x0[k])) + xfloor; };
   if (cached)
-    for (int k = 0; k < n; ++k) xw[k] = x_weight(k);
+    for (int k = 0; k < n; ++k) dx[k] = x_step(k), xw[k] = x_weight(k);
+  // The loops over M and A below read a coordinate's data through an accessor, either the
+  // scratch or the expression itself: each loop is one source, compiled once for each way.
+  const auto from = [](VecView<T> v) { return [v](int k) { return T(v[k]); }; };
   // The constraint impulse on coordinate j: net (A^T lambda)_j and sum_i |A_ij lambda_i|.
   const auto impulse = [&](int j, T& net, T& single) {
     net = single = T(0);
     for (int i = 0; i < m; ++i) {
       const T p = row(i)[j] * lambda[i];
       net += p;
-      single += abs_(p);
+      single += T(fabs(p));
     }
   };
   // The size of the free motion in each coordinate, (|r_plus_j| + |r_minus_j|) / M_jj (the
@@ -143,41 +147,52 @@ OBLIQ_HD T law_certificate(const ScenarioView<T>& in, VecView<const T> x, VecVie
   // x_1 = 0 with M_12 != 0). Coordinate j's weight in the row scales: |x_j| + |x_0,j| + that
   // size + x's rounding floor.
   const auto coordinate_weight = [&](int j, T net, T single) {
-    const T free = (abs_(r_plus[j]) + abs_(r_minus[j]) + abs_(net) + rho * single) / in.M(j, j);
-    return abs_(x[j]) + abs_(x0[j]) + free + xfloor;
+    const T free = (T(fabs(r_plus[j])) + T(fabs(r_minus[j])) + T(fabs(net)) + rho * single) / in.M(j, j);
+    return T(fabs(x[j])) + T(fabs(x0[j])) + free + xfloor;
   };
+  // (fabs, one instruction, where abs_ would give -0 for -0: every sum and maximum below comes
+  // out the same, as the sign of a zero term never survives the +0 it is added to.)
   T F = T(0);
-  for (int j = 0; j < n; ++j) {
-    T net, single;
-    impulse(j, net, single);
-    T res = -r_plus[j] + r_minus[j] - net, scale = abs_(r_plus[j]) + abs_(r_minus[j]) + abs_(net);
-    for (int k = 0; k < n; ++k) {
-      res += in.M(j, k) * (x[k] - x0[k]);
-      scale += abs_(in.M(j, k)) * (cached ? T(xw[k]) : x_weight(k));
+  const auto balance = [&](auto step, auto weight) {
+    for (int j = 0; j < n; ++j) {
+      T net, single;
+      impulse(j, net, single);
+      T res = -r_plus[j] + r_minus[j] - net, scale = abs_(r_plus[j]) + abs_(r_minus[j]) + abs_(net);
+      for (int k = 0; k < n; ++k) {
+        const T Mjk = in.M(j, k);
+        res += Mjk * step(k);
+        scale += T(fabs(Mjk)) * weight(k);
+      }
+      scale += rho * (single + G);  // the rounding of impulses that cancel
+      worst = max_(worst, cert_ratio(abs_(res), scale));
+      F = max_(F, scale);
+      if (cached) cw[j] = coordinate_weight(j, net, single);
     }
-    scale += rho * (single + G);  // the rounding of impulses that cancel
-    worst = max_(worst, cert_ratio(abs_(res), scale));
-    F = max_(F, scale);
-    if (cached) cw[j] = coordinate_weight(j, net, single);
-  }
+  };
+  if (cached) balance(from(dx), from(xw));
+  else balance(x_step, x_weight);
   const auto row_weight = [&](int j) {
-    if (cached) return T(cw[j]);
     T net, single;
     impulse(j, net, single);
     return coordinate_weight(j, net, single);
   };
   // Row i's slack a_i x - t_i and its scale (the target's magnitude, then each term with x, x_0,
   // the free motion and x's rounding floor); computed once per row when cached.
-  const auto compute_slack = [&](int i, T& slack, T& s) {
+  const auto slack_with = [&](int i, T& slack, T& s, auto weight) {
     const VecView<const T> a = row(i);
     T t = T(0), v = T(0);
     s = T(0);
     target(i, t, s);
     for (int j = 0; j < n; ++j) {
-      v += a[j] * x[j];
-      s += abs_(a[j]) * row_weight(j);
+      const T aij = a[j];
+      v += aij * x[j];
+      s += T(fabs(aij)) * weight(j);
     }
     slack = v - t;
+  };
+  const auto compute_slack = [&](int i, T& slack, T& s) {
+    if (cached) slack_with(i, slack, s, from(cw));
+    else slack_with(i, slack, s, row_weight);
   };
   const auto row_slack = [&](int i, T& slack, T& s) {
     if (cached) slack = slack_of[i], s = scale_of[i];
@@ -239,7 +254,7 @@ OBLIQ_HD T impact_certificate(const ScenarioView<T>& in, const ImpactView<T>& ou
     T v = T(0), s = T(0);
     for (int j = 0; j < in.n; ++j) {
       v += a[j] * in.qdot[j];
-      s += abs_(a[j] * in.qdot[j]);
+      s += T(fabs(a[j] * in.qdot[j]));
     }
     t = -e * v;  // Newton's law, eq 22, 42
     tmag = e * s;

@@ -19,12 +19,12 @@ template <class T> OBLIQ_HD Status validate(const ScenarioView<T>& in, bool dyna
     for (int j = 0; j < i; ++j) {
       const T a = in.M(i, j), b = in.M(j, i);
       probe += (a - a) + (b - b);
-      scale = max_(scale, max_(abs_(a), abs_(b)));
-      asymmetry = max_(asymmetry, abs_(a - b));
+      scale = max_(scale, max_(T(fabs(a)), T(fabs(b))));
+      asymmetry = max_(asymmetry, T(fabs(a - b)));
     }
     const T d = in.M(i, i);
     probe += d - d;
-    scale = max_(scale, abs_(d));
+    scale = max_(scale, T(fabs(d)));
   }
   if (!(probe == T(0)) || !all_finite(in.qdot) || !all_finite(in.A_b) || !all_finite(in.A_u) || !all_finite(in.phi_u))
     return Status::non_finite;
