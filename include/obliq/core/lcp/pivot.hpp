@@ -118,11 +118,10 @@ OBLIQ_HD Result<T> principal_pivot(MatView<const T> M, VecView<const T> q, VecVi
   }
   res.iterations = it;
   for (int i = 0; i < m; ++i) z[i] = zbasic.get(i) ? max_(tab(i, rhs), T(0)) : T(0);
-  // w, the residual and (for an answer) the certificate in one pass over M.
-  T certificate = T(0);
-  if (solved) certificate = lcp_residual_certificate(M, q, z.as_const(), w, res.residual);
-  else res.residual = lcp_residual(M, q, z.as_const(), w);
+  res.residual = lcp_residual(M, q, z.as_const(), w);
   if (solved) {
+    T certificate = T(0);
+    bool refined = false;
     // Iterative refinement as in lemke.hpp: rows with w_k nonbasic carry the residual
     // (M z + q)_k, and column k of B^-1 is -T(:, k).
     for (int k = 0; k < m; ++k) zold[k] = z[k];
@@ -137,7 +136,10 @@ OBLIQ_HD Result<T> principal_pivot(MatView<const T> M, VecView<const T> q, VecVi
       }
       for (int i = 0; i < m; ++i) z[i] = zbasic.get(i) ? max_(tab(i, rhs), T(0)) : T(0);
       keep_better_refinement(M, q, z, zold, w, res, certificate);
+      refined = true;
     }
+    // The certificate of the z kept: from the refinement's pass over M, or its own pass.
+    if (!refined) certificate = lcp_certificate(M, q, z.as_const());
     res.status = lcp_accepted(certificate) ? Status::ok : Status::no_convergence;
   }
   arena.release(mark);
