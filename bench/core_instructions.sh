@@ -4,7 +4,9 @@
 # instructions) in each cell: a count that does not move with the machine's load, beside the
 # timings of bench/run_solver_bench.sh. Only solve_impact / solve_dynamics are counted
 # (callgrind --toggle-collect), not the data generation; the number of calls is read from the
-# callgrind output, so the figure is per solved scenario.
+# callgrind output, so the figure is per solved scenario. The last column is the share of the
+# core's counted instructions spent in the answer's certificate (impact_certificate /
+# dynamics_certificate, inclusive: everything it calls).
 #   bench/core_instructions.sh [BUILD_DIR] [N M] [TOP]
 set -euo pipefail
 build=${1:-build}
@@ -15,8 +17,8 @@ bin="$build/bench/bench_solver_throughput"
 command -v valgrind >/dev/null || { echo "skipped: valgrind not installed (apt-get install valgrind)"; exit 0; }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-echo "| kind | law | n | m | reference instr/scenario | core instr/scenario (1 thread) | reference / core |"
-echo "|---|---|---|---|---|---|---|"
+echo "| kind | law | n | m | reference instr/scenario | core instr/scenario (1 thread) | reference / core | certificate share of the core |"
+echo "|---|---|---|---|---|---|---|---|"
 profiles=()
 for kind in 0 1; do
   for law in 0 1; do
@@ -49,7 +51,19 @@ PY
     done
     kn=$([ $kind = 0 ] && echo impact || echo dynamics)
     ln=$([ $law = 0 ] && echo projection || echo complementarity)
-    echo "| $kn | $ln | $n | $m | ${ir[reference]} | ${ir[core_1thread]} | $(python3 -c "print(f'{${ir[reference]}/${ir[core_1thread]}:.1f}x')") |"
+    cert=$([ $kind = 0 ] && echo impact_certificate || echo dynamics_certificate)
+    share=$(callgrind_annotate --inclusive=yes --threshold=100 "$dir/core_1thread.$kind.$law.out" 2>/dev/null |
+      python3 -c '
+import re, sys
+cert, total, inc = sys.argv[1], None, 0
+for line in sys.stdin:
+    mt = re.match(r"\s*([\d,]+) (?:\(\s*[\d.]+%\)\s+)?(.*)$", line)
+    if not mt: continue
+    v = int(mt.group(1).replace(",", ""))
+    if "PROGRAM TOTALS" in mt.group(2): total = v
+    elif re.search(r"obliq::%s<double>\(" % cert, mt.group(2)): inc = max(inc, v)
+print(f"{100 * inc / total:.1f} %" if total else "nan")' "$cert")
+    echo "| $kn | $ln | $n | $m | ${ir[reference]} | ${ir[core_1thread]} | $(python3 -c "print(f'{${ir[reference]}/${ir[core_1thread]}:.1f}x')") | $share |"
     profiles+=("$kn $ln: $(callgrind_annotate --threshold=100 "$dir/core_1thread.$kind.$law.out" 2>/dev/null |
       python3 -c '
 import re, sys

@@ -11,6 +11,10 @@
 // largest residual among successes. Output: Markdown tables (docs/lcp.md).
 //
 // Usage: bench_lcp_vs_siconos [problems per batch, default 200]
+//        bench_lcp_vs_siconos --instructions M [problems, default 200]
+// The second form solves the cold table's full-rank problems of size M once with Siconos's
+// lcp_lexicolemke (siconos_lemke_pass) and once with obliq's Lemke (obliq_lemke_pass), each
+// pass its own function, for callgrind's --toggle-collect (bench/peer_instructions.sh).
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -207,6 +211,48 @@ Stats run_siconos(const std::vector<Instance>& batch, int solver_id) {
   return st;
 }
 
+// One pass of each library over a batch, nothing else (no set-up, no checks): what
+// bench/peer_instructions.sh counts.
+[[gnu::noinline]] void obliq_lemke_pass(const std::vector<Instance>& batch, std::vector<double>& scratch,
+                                        std::vector<double>& z, std::vector<double>& w) {
+  for (const Instance& p : batch) {
+    obliq::Arena<double> arena{scratch.data(), scratch.size()};
+    obliq::lcp::solve<double>({p.M_row.data(), p.m, p.m, p.m, 1}, {p.q.data(), p.m, 1}, {z.data(), p.m, 1},
+                              {w.data(), p.m, 1}, arena, obliq::LcpSolver::lemke);
+  }
+}
+[[gnu::noinline]] void siconos_lemke_pass(std::vector<LinearComplementarityProblem>& problems,
+                                          std::vector<std::vector<double>>& zs, std::vector<std::vector<double>>& ws,
+                                          SolverOptions* options) {
+  for (std::size_t k = 0; k < problems.size(); ++k)
+    linearComplementarity_driver(&problems[k], zs[k].data(), ws[k].data(), options);
+}
+
+int count_instructions(int m, int count) {
+  std::mt19937 g(1000u * unsigned(m));  // the cold table's full-rank batch of size m
+  std::vector<Instance> batch;
+  for (int k = 0; k < count; ++k) batch.push_back(contact_instance(g, m, false));
+  const std::size_t mm = std::size_t(m);
+  std::vector<double> scratch(obliq::lcp::solve_workspace<double>(m)), z(mm), w(mm);
+  obliq_lemke_pass(batch, scratch, z, w);
+  std::vector<LinearComplementarityProblem> problems(batch.size());
+  std::vector<std::vector<double>> Mcopy(batch.size()), zs(batch.size(), z), ws(batch.size(), w);
+  for (std::size_t k = 0; k < batch.size(); ++k) {
+    Mcopy[k] = batch[k].M_col;
+    problems[k].size = m;
+    problems[k].M = NM_create_from_data(NM_DENSE, m, m, Mcopy[k].data());
+    problems[k].q = batch[k].q.data();
+  }
+  SolverOptions* options = solver_options_create(SICONOS_LCP_LEMKE);
+  siconos_lemke_pass(problems, zs, ws, options);
+  for (auto& p : problems) {
+    p.M->matrix0 = nullptr;  // owned by Mcopy
+    NM_free(p.M);
+  }
+  solver_options_delete(options);
+  return 0;
+}
+
 void row(const char* what, int m, const char* solver, const Stats& s, double ref_us) {
   std::printf("| %s | %d | %s | %.3f | %.2fx | %d/%d | %.1e |\n", what, m, solver, s.us_per_problem,
               ref_us / s.us_per_problem, s.ok, s.total, s.worst_residual);
@@ -215,6 +261,8 @@ void row(const char* what, int m, const char* solver, const Stats& s, double ref
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 2 && std::string(argv[1]) == "--instructions")
+    return count_instructions(std::atoi(argv[2]), argc > 3 ? std::atoi(argv[3]) : 200);
   const int count = argc > 1 ? std::atoi(argv[1]) : 200;
   std::printf("Random contact LCPs, %d problems per row, one core; speed-up = Siconos lemke time / this time.\n\n", count);
   std::printf("| W | m | solver | us/problem | vs Siconos lemke | success | worst residual |\n");

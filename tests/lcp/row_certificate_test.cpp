@@ -3,7 +3,11 @@
 // number in one row never hides a violation in another (issue 9).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
 #include <vector>
 
 #include "obliq/core/lcp/select.hpp"
@@ -97,3 +101,61 @@ TEST(RowCertificate, BlocksShareTheirLargestScale) {
 }
 
 }  // namespace
+
+// lcp_residual_certificate (one pass over M) gives w, the residual and the certificate of the
+// two separate calls to the bit, on random z of every kind (negative entries, rounding residue,
+// NaN, a complementary solution, nonsymmetric and zero-diagonal M); its residual also matches a
+// min-map computed here in long double to the rounding of w.
+TYPED_TEST(RowCertificate, FusedPassEqualsTheTwoPasses) {
+  using T = TypeParam;
+  std::mt19937_64 rng(11);
+  std::normal_distribution<double> N;
+  const auto bits = [](T a, T b) { return std::memcmp(&a, &b, sizeof(T)) == 0; };
+  int accepted = 0, rejected = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    const int m = 1 + trial % 9;
+    const std::size_t mm = std::size_t(m);
+    std::vector<T> M(mm * mm), q(mm), z(mm), w1(mm), w2(mm);
+    for (auto& x : M) x = T(N(rng));
+    if (trial % 5 == 0)
+      for (int i = 0; i < m; ++i) M[std::size_t(i * m + i)] = 0;
+    for (int i = 0; i < m; ++i) {
+      q[std::size_t(i)] = T(N(rng));
+      const int kind = int(rng() % 6);
+      z[std::size_t(i)] = kind == 0 ? T(0) : kind == 1 ? T(-1e-3 * std::abs(N(rng))) : kind == 2 ? T(1e-30) : T(std::abs(N(rng)));
+    }
+    if (trial % 7 == 0) {  // a solution: M = I, z = max(-q, 0)
+      std::fill(M.begin(), M.end(), T(0));
+      for (int i = 0; i < m; ++i) M[std::size_t(i * m + i)] = 1, z[std::size_t(i)] = std::max(-q[std::size_t(i)], T(0));
+    }
+    if (trial % 97 == 0) z[0] = std::numeric_limits<T>::quiet_NaN();
+    const MatView<const T> Mv{M.data(), m, m, m, 1};
+    const VecView<const T> qv{q.data(), m, 1}, zv{z.data(), m, 1};
+    const T r1 = obliq::lcp::lcp_residual<T>(Mv, qv, zv, {w1.data(), m, 1});
+    const T c1 = obliq::lcp::lcp_certificate<T>(Mv, qv, zv);
+    T r2 = 0;
+    const T c2 = obliq::lcp::lcp_residual_certificate<T>(Mv, qv, zv, {w2.data(), m, 1}, r2);
+    EXPECT_TRUE(bits(c1, c2)) << c1 << " " << c2;
+    EXPECT_TRUE(bits(r1, r2) || (std::isnan(r1) && std::isnan(r2))) << r1 << " " << r2;
+    for (int i = 0; i < m; ++i) EXPECT_TRUE(bits(w1[std::size_t(i)], w2[std::size_t(i)]) || std::isnan(w1[std::size_t(i)]));
+    if (std::isnan(double(z[0]))) {
+      EXPECT_TRUE(std::isnan(r2));
+      EXPECT_EQ(c2, std::numeric_limits<T>::infinity());
+      continue;
+    }
+    long double r = 0, size = 0;
+    for (int i = 0; i < m; ++i) {
+      long double wi = q[std::size_t(i)], si = std::abs(q[std::size_t(i)]);
+      for (int j = 0; j < m; ++j) {
+        wi += (long double)M[std::size_t(i * m + j)] * z[std::size_t(j)];
+        si += std::abs((long double)M[std::size_t(i * m + j)] * z[std::size_t(j)]);
+      }
+      r = std::max(r, std::abs(std::min((long double)z[std::size_t(i)], wi)));
+      size = std::max(size, si);
+    }
+    EXPECT_LE(std::abs((long double)r2 - r), 16 * m * std::numeric_limits<T>::epsilon() * size);
+    (obliq::lcp::lcp_accepted(c2) ? accepted : rejected)++;
+  }
+  EXPECT_GT(accepted, 100);
+  EXPECT_GT(rejected, 100);
+}

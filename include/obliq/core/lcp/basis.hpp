@@ -69,8 +69,7 @@ OBLIQ_HD bool try_basis(MatView<const T> M, VecView<const T> q, const BasisScrat
   // The certificate is computed on the clamped z, so whatever it accepts is a solution.
   for (int i = 0; i < m; ++i) z[i] = T(0);
   for (int a = 0; a < k; ++a) z[s.idx.get(a)] = max_(b[a], T(0));
-  residual = lcp_residual(M, q, z.as_const(), w);
-  return lcp_accept(M, q, z.as_const());
+  return lcp_accepted(lcp_residual_certificate(M, q, z.as_const(), w, residual));
 }
 
 // Warm start: tries J = active[0..count) (0-based indices into 0..m-1). Returns ok, with z,

@@ -122,6 +122,45 @@ struct SingleRows {
   OBLIQ_HD int operator()(int i) const { return i + 1; }
 };
 
+namespace detail {
+
+// The rounding floor of z in every row's scale: max_j |z_j| min(1024 eps, tol_T / 16) / tol_T.
+template <class T> OBLIQ_HD T lcp_floor(VecView<const T> z) {
+  T zmax = T(0);
+  for (int j = 0; j < z.size; ++j) zmax = max_(zmax, abs_(z[j]));
+  return zmax * rounding_floor_over_tol(lcp_tolerance<T>::rel);
+}
+
+// Row i of w = M z + q and its scale s_i = |q_i| + sum_j (|M_ij z_j| + |M_ij| floor).
+template <class T>
+OBLIQ_HD OBLIQ_FORCEINLINE void lcp_row(MatView<const T> M, VecView<const T> q, VecView<const T> z, int i, T floor,
+                                        T& w, T& s) {
+  w = q[i], s = abs_(q[i]);
+  for (int j = 0; j < q.size; ++j) {
+    const T p = M(i, j) * z[j];
+    w += p;
+    s += abs_(p) + abs_(M(i, j)) * floor;
+  }
+}
+
+// Row i's worst violation / scale in the acceptance test, given w_i and its (block's) scale s:
+// +Inf for a non-finite w_i or z_i, or z_i < 0.
+template <class T>
+OBLIQ_HD OBLIQ_FORCEINLINE T lcp_row_violation(MatView<const T> M, VecView<const T> z, int i, T w, T s) {
+  const T inf = T(1) / T(0);
+  // v / s: 0 without a violation (v <= 0), +Inf for a violation on a zero scale or a NaN.
+  const auto ratio = [&](T v, T sc) { return v > T(0) ? (sc > T(0) ? v / sc : inf) : (v <= T(0) ? T(0) : inf); };
+  if (!is_finite_(w) || !is_finite_(z[i]) || z[i] < T(0)) return inf;
+  T worst = ratio(-w, s);
+  if (z[i] > T(0) && w > T(0)) {
+    const T d = abs_(M(i, i)) * z[i];
+    worst = max_(worst, d > T(0) ? min_(ratio(w, s), ratio(d, s)) : ratio(w, s));
+  }
+  return worst;
+}
+
+}  // namespace detail
+
 // The worst row of the acceptance test (header comment): the largest violation / s_i, 0 for an
 // exact solution, +Inf for a violation on a row with s_i = 0 or a non-finite z (NaN counts as Inf).
 // `block_end(i)`, for the first row i of a block, is one past its last row: the rows of a block
@@ -132,57 +171,76 @@ template <class T, class BlockEnd = SingleRows>
 OBLIQ_HD T lcp_certificate(MatView<const T> M, VecView<const T> q, VecView<const T> z, BlockEnd block_end = {}) {
   const int m = q.size;
   const T inf = T(1) / T(0);
-  // v / s: 0 without a violation (v <= 0), +Inf for a violation on a zero scale or a NaN.
-  const auto ratio = [&](T v, T s) { return v > T(0) ? (s > T(0) ? v / s : inf) : (v <= T(0) ? T(0) : inf); };
-  T worst = T(0), zmax = T(0);
-  for (int j = 0; j < m; ++j) zmax = max_(zmax, abs_(z[j]));
-  const T floor = zmax * rounding_floor_over_tol(lcp_tolerance<T>::rel);
-  const auto row = [&](int i, T& w, T& s) {
-    w = q[i], s = abs_(q[i]);
-    for (int j = 0; j < m; ++j) {
-      const T p = M(i, j) * z[j];
-      w += p;
-      s += abs_(p) + abs_(M(i, j)) * floor;
-    }
-  };
+  T worst = T(0);
+  const T floor = detail::lcp_floor(z);
   for (int b = 0; b < m;) {
     const int e = min_(max_(block_end(b), b + 1), m);
     T w, s, sb = T(0);
     if (e > b + 1)
-      for (int i = b; i < e; ++i) row(i, w, s), sb = max_(sb, s);
+      for (int i = b; i < e; ++i) detail::lcp_row(M, q, z, i, floor, w, s), sb = max_(sb, s);
     for (int i = b; i < e; ++i) {
-      row(i, w, s);
-      s = max_(s, sb);
-      if (!is_finite_(w) || !is_finite_(z[i]) || z[i] < T(0)) return inf;
-      worst = max_(worst, ratio(-w, s));
-      if (z[i] > T(0) && w > T(0)) {
-        const T d = abs_(M(i, i)) * z[i];
-        worst = max_(worst, d > T(0) ? min_(ratio(w, s), ratio(d, s)) : ratio(w, s));
-      }
+      detail::lcp_row(M, q, z, i, floor, w, s);
+      const T v = detail::lcp_row_violation(M, z, i, w, max_(s, sb));
+      if (v == inf) return inf;
+      worst = max_(worst, v);
     }
     b = e;
   }
   return worst;
 }
 
-// The acceptance test (header comment).
+// lcp_residual and lcp_certificate (rows judged one by one) in one pass over M: w := M z + q,
+// `residual` := r(z), and returns the certificate; the same values as the two calls.
+template <class T>
+OBLIQ_HD T lcp_residual_certificate(MatView<const T> M, VecView<const T> q, VecView<const T> z, VecView<T> w,
+                                    T& residual) {
+  const int m = q.size;
+  const T floor = detail::lcp_floor(z);
+  T r = T(0), worst = T(0);
+  bool finite = true;
+  for (int i = 0; i < m; ++i) {
+    T wi, s;
+    detail::lcp_row(M, q, z, i, floor, wi, s);
+    w[i] = wi;
+    const T mn = min_(z[i], wi);
+    if (!is_finite_(mn)) finite = false;
+    r = max_(r, abs_(mn));
+    worst = max_(worst, detail::lcp_row_violation(M, z, i, wi, s));
+  }
+  residual = finite ? r : T(0) / T(0) + (T(1) / T(0));  // NaN, as lcp_residual
+  return worst;
+}
+
+// The acceptance test (header comment) on a computed certificate, and on z.
+template <class T> OBLIQ_HD OBLIQ_FORCEINLINE bool lcp_accepted(T certificate) {
+  return certificate <= lcp_tolerance<T>::rel;  // false on NaN
+}
 template <class T, class BlockEnd = SingleRows>
 OBLIQ_HD bool lcp_accept(MatView<const T> M, VecView<const T> q, VecView<const T> z, BlockEnd block_end = {}) {
-  return lcp_certificate(M, q, z, block_end) <= lcp_tolerance<T>::rel;  // false on NaN
+  return lcp_accepted(lcp_certificate(M, q, z, block_end));
 }
 
 // After a step of iterative refinement changed z (zold: z before it), keep the refined z only if
-// it certifies at least as well; otherwise restore zold. Updates w = M z + q and res.residual.
+// its residual is at most the one before; otherwise restore zold. Updates w = M z + q,
+// res.residual and `certificate` (lcp_certificate of the z kept), in one pass over M per z tried.
 template <class T>
 OBLIQ_HD void keep_better_refinement(MatView<const T> M, VecView<const T> q, VecView<T> z, VecView<T> zold, VecView<T> w,
-                                     Result<T>& res) {
-  const T r2 = lcp_residual(M, q, z.as_const(), w);
+                                     Result<T>& res, T& certificate) {
+  T r2 = T(0);
+  const T c2 = lcp_residual_certificate(M, q, z.as_const(), w, r2);
   if (r2 <= res.residual) {
     res.residual = r2;
+    certificate = c2;
     return;
   }
   for (int k = 0; k < z.size; ++k) z[k] = zold[k];
-  res.residual = lcp_residual(M, q, z.as_const(), w);
+  certificate = lcp_residual_certificate(M, q, z.as_const(), w, res.residual);
+}
+template <class T>
+OBLIQ_HD void keep_better_refinement(MatView<const T> M, VecView<const T> q, VecView<T> z, VecView<T> zold, VecView<T> w,
+                                     Result<T>& res) {
+  T certificate = T(0);
+  keep_better_refinement(M, q, z, zold, w, res, certificate);
 }
 
 }  // namespace obliq::lcp

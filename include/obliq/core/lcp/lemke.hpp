@@ -249,6 +249,8 @@ OBLIQ_HD Result<T> lemke_run(MatView<const T> M, VecView<const T> q, VecView<T> 
   }
   res.residual = lcp_residual(M, q, z.as_const(), w);
   if (solved) {
+    T certificate = T(0);
+    bool refined = false;
     // One step of iterative refinement on the final complementary basis: the residual of the
     // rows whose w_k is nonbasic (k in J, z_J basic) is res_k = (M z + q)_k; the correction is
     // x_B += B^-1 res with column k of B^-1 = -T(:, c) for w_k nonbasic in column c.
@@ -270,10 +272,13 @@ OBLIQ_HD Result<T> lemke_run(MatView<const T> M, VecView<const T> q, VecView<T> 
           const int v = rowvar.get(i);
           if (v >= m && v < 2 * m) z[v - m] = max_(tab(i, rhs), T(0));
         }
-        keep_better_refinement(M, q, z, zold, w, res);
+        keep_better_refinement(M, q, z, zold, w, res, certificate);
+        refined = true;
       }
     }
-    res.status = lcp_accept(M, q, z.as_const()) ? Status::ok : Status::no_convergence;
+    // The certificate of the z kept: from the refinement's pass over M, or its own pass.
+    if (!refined) certificate = lcp_certificate(M, q, z.as_const());
+    res.status = lcp_accepted(certificate) ? Status::ok : Status::no_convergence;
   }
   arena.release(mark);
   return res;

@@ -56,8 +56,7 @@ OBLIQ_HD Result<T> pgs(MatView<const T> M, VecView<const T> q, VecView<T> z, Vec
     res.residual = T(0) / T(0);
     return res;
   }
-  res.residual = lcp_residual(M, q, z.as_const(), w);
-  if (lcp_accept(M, q, z.as_const())) return res;
+  if (lcp_accepted(lcp_residual_certificate(M, q, z.as_const(), w, res.residual))) return res;
   int it = 0;
   while (it < max_iterations) {
     for (int i = 0; i < m; ++i) {
@@ -68,8 +67,7 @@ OBLIQ_HD Result<T> pgs(MatView<const T> M, VecView<const T> q, VecView<T> z, Vec
       z[i] = max_(T(0), z[i] - omega * s / d);
     }
     ++it;
-    res.residual = lcp_residual(M, q, z.as_const(), w);
-    if (lcp_accept(M, q, z.as_const())) {
+    if (lcp_accepted(lcp_residual_certificate(M, q, z.as_const(), w, res.residual))) {
       res.iterations = it;
       return res;
     }

@@ -120,6 +120,8 @@ OBLIQ_HD Result<T> principal_pivot(MatView<const T> M, VecView<const T> q, VecVi
   for (int i = 0; i < m; ++i) z[i] = zbasic.get(i) ? max_(tab(i, rhs), T(0)) : T(0);
   res.residual = lcp_residual(M, q, z.as_const(), w);
   if (solved) {
+    T certificate = T(0);
+    bool refined = false;
     // Iterative refinement as in lemke.hpp: rows with w_k nonbasic carry the residual
     // (M z + q)_k, and column k of B^-1 is -T(:, k).
     for (int k = 0; k < m; ++k) zold[k] = z[k];
@@ -133,9 +135,12 @@ OBLIQ_HD Result<T> principal_pivot(MatView<const T> M, VecView<const T> q, VecVi
         for (int i = 0; i < m; ++i) tab(i, rhs) -= tab(i, k) * rk;
       }
       for (int i = 0; i < m; ++i) z[i] = zbasic.get(i) ? max_(tab(i, rhs), T(0)) : T(0);
-      keep_better_refinement(M, q, z, zold, w, res);
+      keep_better_refinement(M, q, z, zold, w, res, certificate);
+      refined = true;
     }
-    res.status = lcp_accept(M, q, z.as_const()) ? Status::ok : Status::no_convergence;
+    // The certificate of the z kept: from the refinement's pass over M, or its own pass.
+    if (!refined) certificate = lcp_certificate(M, q, z.as_const());
+    res.status = lcp_accepted(certificate) ? Status::ok : Status::no_convergence;
   }
   arena.release(mark);
   return res;

@@ -12,7 +12,8 @@ namespace obliq {
 template <class T> OBLIQ_HD std::size_t dynamics_workspace_size(int n, int m_b, int m_u) {
   const int m = m_b + m_u;
   return std::size_t(n) * n + std::size_t(m) * n + 3 * std::size_t(m) + 2 * std::size_t(n) + delassus_workspace<T>(m, n) +
-         max_(complementarity_workspace<T>(n, m_b, m_u), std::size_t(2 * m + n)) + 16;
+         max_(max_(complementarity_workspace<T>(n, m_b, m_u), std::size_t(2 * m + n)),
+              certificate_workspace<T>(n, m)) + 16;
 }
 
 // The outputs of a failed scenario: every number zero.
@@ -48,7 +49,7 @@ template <class T> OBLIQ_HD Status dynamics_solve(const ScenarioView<T>& in, con
   if (st != Status::ok) return st;
   unscale_multipliers(p, lambda_rows);
   scatter_multipliers(rows, lambda_rows.as_const(), out.lambda);
-  if (!certified(dynamics_certificate(in, out))) return Status::not_certified;
+  if (!certified(dynamics_certificate(in, out, arena))) return Status::not_certified;
   return Status::ok;
 }
 }  // namespace detail

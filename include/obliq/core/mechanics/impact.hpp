@@ -15,7 +15,7 @@ template <class T> OBLIQ_HD std::size_t impact_workspace_size(int n, int m_b, in
   const int m = m_b + m_u;
   const std::size_t law = max_(complementarity_workspace<T>(n, m_b, m_u), std::size_t(2 * m + n));
   return std::size_t(n) * n + std::size_t(m) * n + 3 * std::size_t(m) + 2 * std::size_t(n) + delassus_workspace<T>(m, n) +
-         max_(law, energy_workspace<T>(m_u, m)) + 16;
+         max_(max_(law, energy_workspace<T>(m_u, m)), certificate_workspace<T>(n, m_b + m_u)) + 16;
 }
 
 // The outputs of a failed scenario: every number zero (never NaN).
@@ -66,7 +66,7 @@ template <class T> OBLIQ_HD Status impact_solve(const ScenarioView<T>& in, const
   if (st != Status::ok) return st;
   unscale_multipliers(p, lambda_rows);
   scatter_multipliers(rows, lambda_rows.as_const(), out.lambda);
-  if (!certified(impact_certificate(in, out))) return Status::not_certified;
+  if (!certified(impact_certificate(in, out, arena))) return Status::not_certified;
   *out.kinetic_energy_pre = kinetic_energy_chol(L, in.qdot);
   *out.kinetic_energy_post = kinetic_energy_chol(L, out.qdot_plus.as_const());
   bool consistent = true;
