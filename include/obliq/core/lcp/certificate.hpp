@@ -17,11 +17,16 @@
 // rounding of its largest entry: 1024 ulps of max|z|, at most tol_T / 16: config.hpp
 // rounding_floor_over_tol),
 //
-//     s_i = |q_i| + sum_j |M_ij z_j| + (sum_j |M_ij|) max_j |z_j| min(1024 eps, tol_T / 16) / tol_T
+//     s_i = |q_i| + sum_j |M_ij z_j| + (sum_j |M_ij| u_j) zmax_i min(1024 eps, tol_T / 16) / tol_T,
+//     zmax_i = max { |z_j| / u_j : M_ij != 0 }                                   (docs/lcp.md (L1))
 //
 // (so a z_j that is rounding residue, 1e-31 beside z of order 1, does not make a row whose
-// true terms are all zero fail on a scale of 1e-31; in double the floor is 2.3e-13 |M_i| max|z|
-// in absolute terms, in float 6.3e-6 |M_i| max|z|),
+// true terms are all zero fail on a scale of 1e-31; in double the floor is 2.3e-13 |M_i| zmax_i
+// in absolute terms, in float 6.3e-6 |M_i| zmax_i). The floor counts only the z_j that enter
+// row i (a 1e150 in an uncoupled row must not excuse w_i = -1 here), each in the unit u_j of
+// its column: u = 1 unless the caller passes the power-of-two column factors of an
+// equilibration (scaling.hpp), under which z_j / u_j are the equilibrated problem's unknowns, so
+// that the verdict is that of the equilibrated problem, exactly;
 // and z is accepted ("ok") when every row i has
 //
 //     z_i >= 0,   w_i >= -tol_T s_i,   and, if z_i > 0: w_i <= tol_T s_i or z_i |M_ii| <= tol_T s_i
@@ -33,7 +38,8 @@
 // exactly. One row's large numbers never hide another row's violation (as one global scale
 // would: z = 0 for q = (-2, 1e10) is rejected), and the verdict is independent of the units of
 // M and q and of scaling a row of (M, q): LCP(D M, D q) has the same solutions with the same
-// verdicts (D positive diagonal).
+// verdicts (D positive diagonal); scaling a column of M (the unit of one z_j) leaves the
+// verdict unchanged when u is scaled with it.
 #pragma once
 
 #include <cstddef>
@@ -124,26 +130,35 @@ struct SingleRows {
 
 // The worst row of the acceptance test (header comment): the largest violation / s_i, 0 for an
 // exact solution, +Inf for a violation on a row with s_i = 0 or a non-finite z (NaN counts as Inf).
+// `unit`: the column units u_j of the rounding floor (size 0: all 1; else size m, positive).
 // `block_end(i)`, for the first row i of a block, is one past its last row: the rows of a block
 // share the largest of their scales (a contact's rows of one velocity vector, split in a frame
 // of the solver's choosing, as the pyramid's facet rows: friction/pyramid.hpp); SingleRows: every
 // row alone, the test above.
 template <class T, class BlockEnd = SingleRows>
-OBLIQ_HD T lcp_certificate(MatView<const T> M, VecView<const T> q, VecView<const T> z, BlockEnd block_end = {}) {
+OBLIQ_HD T lcp_certificate_in_units(MatView<const T> M, VecView<const T> q, VecView<const T> z, VecView<const T> unit,
+                                    BlockEnd block_end = {}) {
   const int m = q.size;
   const T inf = T(1) / T(0);
+  const bool units = unit.size == m && m > 0;
   // v / s: 0 without a violation (v <= 0), +Inf for a violation on a zero scale or a NaN.
   const auto ratio = [&](T v, T s) { return v > T(0) ? (s > T(0) ? v / s : inf) : (v <= T(0) ? T(0) : inf); };
-  T worst = T(0), zmax = T(0);
-  for (int j = 0; j < m; ++j) zmax = max_(zmax, abs_(z[j]));
-  const T floor = zmax * rounding_floor_over_tol(lcp_tolerance<T>::rel);
+  T worst = T(0);
+  const T rho = rounding_floor_over_tol(lcp_tolerance<T>::rel);
+  // (L1): w_i and s_i, the floor from the z_j of row i's own columns, each in its unit.
   const auto row = [&](int i, T& w, T& s) {
+    T zmax = T(0), msum = T(0);
     w = q[i], s = abs_(q[i]);
     for (int j = 0; j < m; ++j) {
+      const T a = abs_(M(i, j));
+      if (a == T(0)) continue;
       const T p = M(i, j) * z[j];
       w += p;
-      s += abs_(p) + abs_(M(i, j)) * floor;
+      s += abs_(p);
+      zmax = max_(zmax, units ? abs_(z[j]) / unit[j] : abs_(z[j]));
+      msum += units ? a * unit[j] : a;
     }
+    s += msum * (zmax * rho);
   };
   for (int b = 0; b < m;) {
     const int e = min_(max_(block_end(b), b + 1), m);
@@ -165,10 +180,22 @@ OBLIQ_HD T lcp_certificate(MatView<const T> M, VecView<const T> q, VecView<const
   return worst;
 }
 
+// The acceptance test's worst row with every column unit 1 (the input's own units).
+template <class T, class BlockEnd = SingleRows>
+OBLIQ_HD T lcp_certificate(MatView<const T> M, VecView<const T> q, VecView<const T> z, BlockEnd block_end = {}) {
+  return lcp_certificate_in_units(M, q, z, VecView<const T>{}, block_end);
+}
+
 // The acceptance test (header comment).
 template <class T, class BlockEnd = SingleRows>
 OBLIQ_HD bool lcp_accept(MatView<const T> M, VecView<const T> q, VecView<const T> z, BlockEnd block_end = {}) {
   return lcp_certificate(M, q, z, block_end) <= lcp_tolerance<T>::rel;  // false on NaN
+}
+
+// The acceptance test with column units `unit` (lcp_certificate_in_units).
+template <class T>
+OBLIQ_HD bool lcp_accept_in_units(MatView<const T> M, VecView<const T> q, VecView<const T> z, VecView<const T> unit) {
+  return lcp_certificate_in_units(M, q, z, unit) <= lcp_tolerance<T>::rel;  // false on NaN
 }
 
 // After a step of iterative refinement changed z (zold: z before it), keep the refined z only if
