@@ -28,8 +28,7 @@ inline double minmap(const Mat& M, const Vec& q, const Vec& z) {
 }
 
 // The row-by-row acceptance measure of certificate.hpp, recomputed here in long double from its
-// written rule (docs/lcp.md (L1), unit columns): for each row, s_i = |q_i| + sum_j |M_ij| (|z_j| + f_i),
-// f_i = max { |z_j| : M_ij != 0 } 1024 eps_T / tol_T (the z_j of the row's own columns);
+// written rule: for each row, s_i = |q_i| + sum_j |M_ij| (|z_j| + f), f = max_j |z_j| 1024 eps_T / tol_T;
 // violations -w_i (w_i < 0) and, when
 // z_i > 0 and w_i > 0, min(w_i, |M_ii| z_i) (w_i alone when M_ii = 0), each divided by s_i;
 // +Inf for z_i < 0 or a violation on a row with s_i = 0. Returns the worst row.
@@ -38,10 +37,7 @@ inline double row_certificate(const Mat& M, const Vec& q, const Vec& z, double e
   long double worst = 0;
   for (int i = 0; i < M.rows(); ++i) {
     if (z(i) < 0) return double(inf);
-    long double zmax = 0;
-    for (int j = 0; j < M.cols(); ++j)
-      if (M(i, j) != 0) zmax = std::max<long double>(zmax, std::fabs((long double)z(j)));
-    const long double f = zmax * 1024 * eps_over_tol;
+    const long double f = (long double)z.cwiseAbs().maxCoeff() * 1024 * eps_over_tol;
     long double w = q(i), s = std::fabs((long double)q(i));
     for (int j = 0; j < M.cols(); ++j) {
       w += (long double)M(i, j) * z(j);

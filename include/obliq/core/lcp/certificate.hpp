@@ -17,16 +17,16 @@
 // rounding of its largest entry: 1024 ulps of max|z|, at most tol_T / 16: config.hpp
 // rounding_floor_over_tol),
 //
-//     s_i = |q_i| + sum_j |M_ij z_j| + (sum_j |M_ij| u_j) zmax_i min(1024 eps, tol_T / 16) / tol_T,
-//     zmax_i = max { |z_j| / u_j : M_ij != 0 }                                   (docs/lcp.md (L1))
+//     s_i = |q_i| + sum_j |M_ij z_j| + (sum_j |M_ij| u_j) zmax min(1024 eps, tol_T / 16) / tol_T,
+//     zmax = max_j |z_j| / u_j                                                    (docs/lcp.md (L1))
 //
 // (so a z_j that is rounding residue, 1e-31 beside z of order 1, does not make a row whose
-// true terms are all zero fail on a scale of 1e-31; in double the floor is 2.3e-13 |M_i| zmax_i
-// in absolute terms, in float 6.3e-6 |M_i| zmax_i). The floor counts only the z_j that enter
-// row i (a 1e150 in an uncoupled row must not excuse w_i = -1 here), each in the unit u_j of
-// its column: u = 1 unless the caller passes the power-of-two column factors of an
-// equilibration (scaling.hpp), under which z_j / u_j are the equilibrated problem's unknowns, so
-// that the verdict is that of the equilibrated problem, exactly;
+// true terms are all zero fail on a scale of 1e-31; in double the floor is 2.3e-13 |M_i| max|z|
+// in absolute terms, in float 6.3e-6 |M_i| max|z|). Each z_j is measured in the unit u_j of its
+// column: u = 1 unless the caller passes the power-of-two column units of an equilibration
+// (scaling.hpp), under which z_j / u_j are the equilibrated problem's unknowns, so that the
+// verdict is that of the equilibrated problem, exactly (with u = 1 a z_j of 1e150 in one
+// uncoupled row would widen every other row's floor to 2.3e-13 x 1e150);
 // and z is accepted ("ok") when every row i has
 //
 //     z_i >= 0,   w_i >= -tol_T s_i,   and, if z_i > 0: w_i <= tol_T s_i or z_i |M_ii| <= tol_T s_i
@@ -143,22 +143,17 @@ OBLIQ_HD T lcp_certificate_in_units(MatView<const T> M, VecView<const T> q, VecV
   const bool units = unit.size == m && m > 0;
   // v / s: 0 without a violation (v <= 0), +Inf for a violation on a zero scale or a NaN.
   const auto ratio = [&](T v, T s) { return v > T(0) ? (s > T(0) ? v / s : inf) : (v <= T(0) ? T(0) : inf); };
-  T worst = T(0);
-  const T rho = rounding_floor_over_tol(lcp_tolerance<T>::rel);
-  // (L1): w_i and s_i, the floor from the z_j of row i's own columns, each in its unit.
+  T worst = T(0), zmax = T(0);
+  for (int j = 0; j < m; ++j) zmax = max_(zmax, units ? abs_(z[j]) / unit[j] : abs_(z[j]));
+  const T floor = zmax * rounding_floor_over_tol(lcp_tolerance<T>::rel);
+  // (L1): w_i and s_i, the floor in each column's unit.
   const auto row = [&](int i, T& w, T& s) {
-    T zmax = T(0), msum = T(0);
     w = q[i], s = abs_(q[i]);
     for (int j = 0; j < m; ++j) {
-      const T a = abs_(M(i, j));
-      if (a == T(0)) continue;
       const T p = M(i, j) * z[j];
       w += p;
-      s += abs_(p);
-      zmax = max_(zmax, units ? abs_(z[j]) / unit[j] : abs_(z[j]));
-      msum += units ? a * unit[j] : a;
+      s += abs_(p) + abs_(M(i, j)) * (units ? unit[j] * floor : floor);
     }
-    s += msum * (zmax * rho);
   };
   for (int b = 0; b < m;) {
     const int e = min_(max_(block_end(b), b + 1), m);
