@@ -92,7 +92,7 @@ def test_termination_resets_only_that_copy(cls):
 def test_failed_status_terminates_with_info():
     env = QuadrupedStandEnv(3)
     env.reset(seed=0)
-    env.sim.q[1, 3] = np.nan  # a broken quaternion: the Simulator stops that copy with a status
+    env.sim.q[1, 10] = np.nan  # a non-finite joint angle: the Simulator stops that copy with a status
     obs, r, term, trunc, info = env.step(np.zeros((3, 12), np.float32))
     assert term.tolist() == [False, True, False] and r[1] == 0
     assert info["_status"].tolist() == [False, True, False] and info["status"][1] == 2  # non_finite
