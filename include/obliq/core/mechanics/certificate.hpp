@@ -65,6 +65,79 @@ template <class T> OBLIQ_HD OBLIQ_FORCEINLINE T cert_ratio(T violation, T scale)
   return scale > T(0) ? violation / scale : T(1) / T(0);
 }
 
+// The rows of an answer's constraint impulse, the rows A_b then A_u with their multipliers
+// lambda (bilateral first). The frictional certificate (friction/answer_certificate.hpp) adds the
+// tangent rows; the helpers below take any type with count(), row(i) and mult(i).
+template <class T> struct ScenarioRows {
+  const ScenarioView<T>& in;
+  VecView<const T> lambda;
+  OBLIQ_HD int count() const { return in.m_b + in.m_u; }
+  OBLIQ_HD VecView<const T> row(int i) const { return i < in.m_b ? in.A_b.row(i) : in.A_u.row(i - in.m_b); }
+  OBLIQ_HD T mult(int i) const { return lambda[i]; }
+};
+
+// The constraint impulse on coordinate j: net (A^T lambda)_j and sum_i |A_ij lambda_i|.
+template <class T, class Rows> OBLIQ_HD void coordinate_impulse(const Rows& R, int j, T& net, T& single) {
+  net = single = T(0);
+  for (int i = 0; i < R.count(); ++i) {
+    const T p = R.row(i)[j] * R.mult(i);
+    net += p;
+    single += abs_(p);
+  }
+}
+
+// G = max_i max_k |A_ik lambda_i|, the largest impulse one row carries.
+template <class T, class Rows> OBLIQ_HD T largest_row_impulse(const Rows& R) {
+  T G = T(0);
+  for (int i = 0; i < R.count(); ++i) G = max_(G, dense::max_abs(R.row(i)) * abs_(R.mult(i)));
+  return G;
+}
+
+// Balance M (x - x_0) - r = A^T lambda, coordinate by coordinate (r = r_plus - r_minus): returns
+// the worst violation / scale and sets F, the largest coordinate scale (header comment).
+template <class T, class Rows>
+OBLIQ_HD T balance_residual(const ScenarioView<T>& in, VecView<const T> x, VecView<const T> x0, VecView<const T> r_plus,
+                            VecView<const T> r_minus, const Rows& R, T rho, T G, T xfloor, T& F) {
+  T worst = T(0);
+  F = T(0);
+  for (int j = 0; j < in.n; ++j) {
+    T net, single;
+    coordinate_impulse(R, j, net, single);
+    T res = -r_plus[j] + r_minus[j] - net, scale = abs_(r_plus[j]) + abs_(r_minus[j]) + abs_(net);
+    for (int k = 0; k < in.n; ++k) {
+      res += in.M(j, k) * (x[k] - x0[k]);
+      scale += abs_(in.M(j, k)) * (abs_(x[k]) + abs_(x0[k]) + xfloor);
+    }
+    scale += rho * (single + G);  // the rounding of impulses that cancel
+    worst = max_(worst, cert_ratio(abs_(res), scale));
+    F = max_(F, scale);
+  }
+  return worst;
+}
+
+// The size of the free and the constraint motion of coordinate j (header comment, c_j).
+template <class T, class Rows>
+OBLIQ_HD T free_motion(const ScenarioView<T>& in, VecView<const T> r_plus, VecView<const T> r_minus, const Rows& R,
+                       T rho, int j) {
+  T net, single;
+  coordinate_impulse(R, j, net, single);
+  return (abs_(r_plus[j]) + abs_(r_minus[j]) + abs_(net) + rho * single) / in.M(j, j);
+}
+
+// Row a's slack a x - t and its scale s = |t| + sum_j |a_j| (|x_j| + |x_0,j| + free(j) + xfloor)
+// (tmag: the magnitude of the target's own terms).
+template <class T, class Free>
+OBLIQ_HD void row_slack(VecView<const T> a, VecView<const T> x, VecView<const T> x0, const Free& free, T xfloor, T t,
+                        T tmag, T& slack, T& s) {
+  T v = T(0);
+  s = tmag;
+  for (int j = 0; j < a.size; ++j) {
+    v += a[j] * x[j];
+    s += abs_(a[j]) * (abs_(x[j]) + abs_(x0[j]) + free(j) + xfloor);
+  }
+  slack = v - t;
+}
+
 // What the impact and dynamics certificates share once the kind-specific data is fixed:
 // x_0 and r = r_plus - r_minus of the balance, targets t_i and their magnitudes.
 template <class T, class Target>
@@ -74,7 +147,8 @@ OBLIQ_HD T law_certificate(const ScenarioView<T>& in, VecView<const T> x, VecVie
   const int n = in.n, m_b = in.m_b, m_u = in.m_u;
   const T inf = T(1) / T(0);
   if (!dense::all_finite(x) || !dense::all_finite(lambda)) return inf;
-  const auto row = [&](int i) { return i < m_b ? in.A_b.row(i) : in.A_u.row(i - m_b); };
+  const ScenarioRows<T> R{in, lambda};
+  const auto row = [&](int i) { return R.row(i); };
   T worst = T(0);
   // Candidates: the kinematic rule of candidates.hpp; rows outside it carry no multiplier.
   for (int i = 0; i < m_u; ++i) {
@@ -88,34 +162,13 @@ OBLIQ_HD T law_certificate(const ScenarioView<T>& in, VecView<const T> x, VecVie
   // rounding of dependent rows' multipliers is of that size in every coordinate), count at the
   // rounding floor rho only: huge multipliers that cancel carry their rounding, never more.
   const T rho = rounding_floor_over_tol(certificate_tolerance<T>::rel);
-  T G = T(0);
-  for (int i = 0; i < m_b + m_u; ++i) G = max_(G, dense::max_abs(row(i)) * abs_(lambda[i]));
+  const T G = largest_row_impulse<T>(R);
   // The rounding floor of x: a computed x is known only to the rounding of its largest entry
   // (1024 ulps of max(|x|, |x_0|), at most tol_T / 16), so a coordinate whose true terms are all 0 is judged with that
   // floor beside its own terms (as the LCP's z, lcp/certificate.hpp).
   const T xfloor = max_(dense::max_abs(x), dense::max_abs(x0)) * rho;
-  // The constraint impulse on coordinate j: net (A^T lambda)_j and sum_i |A_ij lambda_i|.
-  const auto impulse = [&](int j, T& net, T& single) {
-    net = single = T(0);
-    for (int i = 0; i < m_b + m_u; ++i) {
-      const T p = row(i)[j] * lambda[i];
-      net += p;
-      single += abs_(p);
-    }
-  };
   T F = T(0);
-  for (int j = 0; j < n; ++j) {
-    T net, single;
-    impulse(j, net, single);
-    T res = -r_plus[j] + r_minus[j] - net, scale = abs_(r_plus[j]) + abs_(r_minus[j]) + abs_(net);
-    for (int k = 0; k < n; ++k) {
-      res += in.M(j, k) * (x[k] - x0[k]);
-      scale += abs_(in.M(j, k)) * (abs_(x[k]) + abs_(x0[k]) + xfloor);
-    }
-    scale += rho * (single + G);  // the rounding of impulses that cancel
-    worst = max_(worst, cert_ratio(abs_(res), scale));
-    F = max_(F, scale);
-  }
+  worst = max_(worst, balance_residual(in, x, x0, r_plus, r_minus, R, rho, G, xfloor, F));
   // The size of the free motion in each coordinate, (|r_plus_j| + |r_minus_j|) / M_jj (the
   // Jacobi estimate of |M^-1 r|): an answer x near 0 computed from a large free motion carries
   // that motion's rounding (a box resting under gravity: qdd = 0 from M^-1 h = -g).
@@ -123,23 +176,13 @@ OBLIQ_HD T law_certificate(const ScenarioView<T>& in, VecView<const T> x, VecVie
   // impulses at the rounding floor): a coordinate that ends near 0 because the impulse cancels
   // its motion carries the rounding of that motion through the coupling in M (a bilateral row
   // x_1 = 0 with M_12 != 0).
-  const auto free = [&](int j) {
-    T net, single;
-    impulse(j, net, single);
-    return (abs_(r_plus[j]) + abs_(r_minus[j]) + abs_(net) + rho * single) / in.M(j, j);
-  };
+  const auto free = [&](int j) { return free_motion(in, r_plus, r_minus, R, rho, j); };
   // Row i's slack a_i x - t_i and its scale (the target's magnitude, then each term with x, x_0,
   // the free motion and x's rounding floor).
-  const auto row_slack = [&](int i, T& slack, T& s) {
-    const VecView<const T> a = row(i);
-    T t = T(0), v = T(0);
-    s = T(0);
-    target(i, t, s);
-    for (int j = 0; j < n; ++j) {
-      v += a[j] * x[j];
-      s += abs_(a[j]) * (abs_(x[j]) + abs_(x0[j]) + free(j) + xfloor);
-    }
-    slack = v - t;
+  const auto slack_of = [&](int i, T& slack, T& s) {
+    T t = T(0), tmag = T(0);
+    target(i, t, tmag);
+    row_slack(row(i), x, x0, free, xfloor, t, tmag, slack, s);
   };
   // Rows, and the least-squares condition of the projection law on inconsistent targets.
   const bool projection = in.law == Law::projection;
@@ -149,7 +192,7 @@ OBLIQ_HD T law_certificate(const ScenarioView<T>& in, VecView<const T> x, VecVie
     if (!candidate) continue;
     const VecView<const T> a = row(i);
     T slack, s;
-    row_slack(i, slack, s);
+    slack_of(i, slack, s);
     if (i < m_b || projection) {
       const T r = cert_ratio(abs_(slack), s);
       if (projection) worst_equal = max_(worst_equal, r);
@@ -170,7 +213,7 @@ OBLIQ_HD T law_certificate(const ScenarioView<T>& in, VecView<const T> x, VecVie
       for (int i = 0; i < m_b + m_u; ++i) {
         if (i >= m_b && active[i - m_b] == 0) continue;
         T slack, s;
-        row_slack(i, slack, s);
+        slack_of(i, slack, s);
         res += row(i)[j] * slack;
         scale += abs_(row(i)[j]) * s;
       }
