@@ -54,7 +54,8 @@ struct SlidePushesNeighbour {
 };
 
 // The frictional answer certificate (F11) of a given answer, in double.
-double answer_certificate(const Scenario& s, const Friction& f, const ImpactResult& a, const Eigen::VectorXd& lambda_t) {
+double answer_certificate(const Scenario& s, const Friction& f, const ImpactResult& a,
+                          const Eigen::VectorXd& lambda_t) {
   using obliq::mat_view;
   using obliq::vec_view;
   using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
@@ -173,7 +174,8 @@ TEST(ClosedContacts, SeparatingContactsPushedByNeighboursFriction) {
     if (fric.status != Status::ok || frictionless.status != Status::ok) continue;
     bool is_pushed = false;
     for (int i : c.separating)
-      is_pushed = is_pushed || (c.s.A_u.row(i).dot(fric.qdot_plus) < -1e-6 && c.s.A_u.row(i).dot(frictionless.qdot_plus) >= 0);
+      is_pushed = is_pushed || (c.s.A_u.row(i).dot(fric.qdot_plus) < -1e-6 &&
+                                c.s.A_u.row(i).dot(frictionless.qdot_plus) >= 0);
     if (!is_pushed) continue;
     ++pushed;
     plane += dim == 2;

@@ -85,7 +85,8 @@ TEST(ClosedContactsPeer, SlidePushesNeighbourAgreesWithSiconos) {
     ASSERT_EQ(sp.solve(solver, 1e-12, solver == SICONOS_FRICTION_3D_NSGS ? 100000 : 1000, r, u), 0) << solver;
     EXPECT_NEAR(r[3], 0.6008, 1e-3) << solver;  // the second contact's normal impulse
     const Eigen::VectorXd ro = obliq_r(p, a, info.lambda_t);
-    for (int j = 0; j < 6; ++j) EXPECT_NEAR(ro(j), r[std::size_t(j)], 1e-8 * ro.cwiseAbs().maxCoeff()) << solver << " " << j;
+    for (int j = 0; j < 6; ++j)
+      EXPECT_NEAR(ro(j), r[std::size_t(j)], 1e-8 * ro.cwiseAbs().maxCoeff()) << solver << " " << j;
   }
 }
 

@@ -110,7 +110,8 @@ OBLIQ_HD T impact_answer_certificate(const ScenarioView<T>& in, const FrictionVi
     worst = max_(worst, cert_ratio(-u[0], s[0]));
     const T l = F / amax, rc = l / sc;  // rho_c: impulse per velocity at the answer's scales
     T nat;
-    const T res = contact_residual<T>(r, u, d, fr.mu[i], rc > T(0) && rc < inf ? rc : T(1), sc, static_cast<const T*>(nullptr), nat, faceted);
+    const T rho_c = rc > T(0) && rc < inf ? rc : T(1);
+    const T res = contact_residual<T>(r, u, d, fr.mu[i], rho_c, sc, static_cast<const T*>(nullptr), nat, faceted);
     worst = max_(worst, cert_ratio(res, sc));
   }
   return worst;
