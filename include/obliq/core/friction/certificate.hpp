@@ -39,9 +39,12 @@ template <class T> OBLIQ_HD void project_cone(T* x, int dim, T mu) {
 }
 
 // Residuals of one contact (rows first..first+dim-1 of r and u; `scale` its s_c), as listed above.
-// Returns the largest of them; `nat` gets the natural map alone.
+// Returns the largest of them; `nat` gets the natural map alone. faceted: the answer of a faceted
+// cone (the pyramid in space, (F8)), which obeys the normal law and lies inside K_mu but solves its
+// own tangential law: only the normal and cone residuals (nat = the normal one).
 template <class T>
-OBLIQ_HD T contact_residual(const T* r, const T* u, int dim, T mu, T rho, T scale, const T* slide, T& nat) {
+OBLIQ_HD T contact_residual(const T* r, const T* u, int dim, T mu, T rho, T scale, const T* slide, T& nat,
+                            bool faceted = false) {
   T ut2 = T(0), rt2 = T(0);
   for (int j = 1; j < dim; ++j) ut2 += u[j] * u[j], rt2 += r[j] * r[j];
   const T ut = std::sqrt(ut2), rt = std::sqrt(rt2);
@@ -55,6 +58,10 @@ OBLIQ_HD T contact_residual(const T* r, const T* u, int dim, T mu, T rho, T scal
     }
     nat = max_(normal, std::sqrt(d2) / rho);
     return max_(worst, nat);
+  }
+  if (faceted) {
+    nat = normal;
+    return max_(worst, max_(T(0), rt - mu * r[0]) / rho);  // cone
   }
   T x[3];
   x[0] = r[0] - rho * (u[0] + mu * ut);

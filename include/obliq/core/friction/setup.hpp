@@ -3,8 +3,8 @@
 // rows taking part, and the way back from reactions to velocities (or accelerations), impulses
 // and multipliers.
 //
-// Rows taking part: the bilateral rows A_b (equality rows), then for each candidate unilateral row
-// i (candidates.hpp) its normal row A_u,i and its dim - 1 tangent rows A_t,(dim-1) i + j. With
+// Rows taking part: the bilateral rows A_b (equality rows), then for each contact taking part,
+// unilateral row i (`active`: impact_contacts below, or the dynamics candidates of candidates.hpp), its normal row A_u,i and its dim - 1 tangent rows A_t,(dim-1) i + j. With
 // M = L L^T and Z = L^-1 A^T: W = Z^T Z (the Delassus matrix A M^-1 A^T), and the answer
 // x = x_f + M^-1 A^T r = x_f + L^-T Z r, impulse A^T r (docs/math.md (4), (5) with the tangent
 // rows added).
@@ -93,7 +93,21 @@ template <class T> OBLIQ_HD Status validate_friction(const ScenarioView<T>& in, 
   return Status::ok;
 }
 
-// True when some candidate contact has mu > 0 (otherwise the frictionless core answers).
+// The contacts of a frictional impact (docs/friction.md (F10)): every closed unilateral row
+// (phi_i <= gap_tol), approaching, resting or separating before the impact, since a neighbour's
+// tangential impulse can push a separating one into approach. Writes active (m_u) and returns
+// their number. (The frictionless impact keeps its own rule, candidates.hpp.)
+template <class T> OBLIQ_HD int impact_contacts(const ScenarioView<T>& in, VecView<std::uint8_t> active) {
+  int count = 0;
+  for (int i = 0; i < in.m_u; ++i) {
+    const bool c = is_closed(in, i);
+    active[i] = c ? 1 : 0;
+    count += c;
+  }
+  return count;
+}
+
+// True when some contact taking part (active) has mu > 0 (otherwise the frictionless core answers).
 template <class T>
 OBLIQ_HD bool has_friction(const ScenarioView<T>& in, const FrictionView<T>& fr, VecView<const std::uint8_t> active) {
   for (int i = 0; i < in.m_u; ++i)

@@ -71,6 +71,82 @@ template <class T> OBLIQ_HD OBLIQ_FORCEINLINE T cert_ratio(T violation, T scale)
   return scale > T(0) ? violation / scale : T(1) / T(0);
 }
 
+// Per-coordinate and per-row pieces of the certificate, for the frictional answer certificate
+// (friction/answer_certificate.hpp), which adds the tangent rows; law_certificate below computes
+// the same quantities from arena scratch.
+// The rows of an answer's constraint impulse, the rows A_b then A_u with their multipliers
+// lambda (bilateral first). The frictional certificate (friction/answer_certificate.hpp) adds the
+// tangent rows; the helpers below take any type with count(), row(i) and mult(i).
+template <class T> struct ScenarioRows {
+  const ScenarioView<T>& in;
+  VecView<const T> lambda;
+  OBLIQ_HD int count() const { return in.m_b + in.m_u; }
+  OBLIQ_HD VecView<const T> row(int i) const { return i < in.m_b ? in.A_b.row(i) : in.A_u.row(i - in.m_b); }
+  OBLIQ_HD T mult(int i) const { return lambda[i]; }
+};
+
+// The constraint impulse on coordinate j: net (A^T lambda)_j and sum_i |A_ij lambda_i|.
+template <class T, class Rows> OBLIQ_HD void coordinate_impulse(const Rows& R, int j, T& net, T& single) {
+  net = single = T(0);
+  for (int i = 0; i < R.count(); ++i) {
+    const T p = R.row(i)[j] * R.mult(i);
+    net += p;
+    single += abs_(p);
+  }
+}
+
+// G = max_i max_k |A_ik lambda_i|, the largest impulse one row carries.
+template <class T, class Rows> OBLIQ_HD T largest_row_impulse(const Rows& R) {
+  T G = T(0);
+  for (int i = 0; i < R.count(); ++i) G = max_(G, dense::max_abs(R.row(i)) * abs_(R.mult(i)));
+  return G;
+}
+
+// Balance M (x - x_0) - r = A^T lambda, coordinate by coordinate (r = r_plus - r_minus): returns
+// the worst violation / scale and sets F, the largest coordinate scale (header comment).
+template <class T, class Rows>
+OBLIQ_HD T balance_residual(const ScenarioView<T>& in, VecView<const T> x, VecView<const T> x0, VecView<const T> r_plus,
+                            VecView<const T> r_minus, const Rows& R, T rho, T G, T xfloor, T& F) {
+  T worst = T(0);
+  F = T(0);
+  for (int j = 0; j < in.n; ++j) {
+    T net, single;
+    coordinate_impulse(R, j, net, single);
+    T res = -r_plus[j] + r_minus[j] - net, scale = abs_(r_plus[j]) + abs_(r_minus[j]) + abs_(net);
+    for (int k = 0; k < in.n; ++k) {
+      res += in.M(j, k) * (x[k] - x0[k]);
+      scale += abs_(in.M(j, k)) * (abs_(x[k]) + abs_(x0[k]) + xfloor);
+    }
+    scale += rho * (single + G);  // the rounding of impulses that cancel
+    worst = max_(worst, cert_ratio(abs_(res), scale));
+    F = max_(F, scale);
+  }
+  return worst;
+}
+
+// The size of the free and the constraint motion of coordinate j (header comment, c_j).
+template <class T, class Rows>
+OBLIQ_HD T free_motion(const ScenarioView<T>& in, VecView<const T> r_plus, VecView<const T> r_minus, const Rows& R,
+                       T rho, int j) {
+  T net, single;
+  coordinate_impulse(R, j, net, single);
+  return (abs_(r_plus[j]) + abs_(r_minus[j]) + abs_(net) + rho * single) / in.M(j, j);
+}
+
+// Row a's slack a x - t and its scale s = |t| + sum_j |a_j| (|x_j| + |x_0,j| + free(j) + xfloor)
+// (tmag: the magnitude of the target's own terms).
+template <class T, class Free>
+OBLIQ_HD void row_slack(VecView<const T> a, VecView<const T> x, VecView<const T> x0, const Free& free, T xfloor, T t,
+                        T tmag, T& slack, T& s) {
+  T v = T(0);
+  s = tmag;
+  for (int j = 0; j < a.size; ++j) {
+    v += a[j] * x[j];
+    s += abs_(a[j]) * (abs_(x[j]) + abs_(x0[j]) + free(j) + xfloor);
+  }
+  slack = v - t;
+}
+
 // What the impact and dynamics certificates share once the kind-specific data is fixed:
 // x_0 and r = r_plus - r_minus of the balance, targets t_i and their magnitudes.
 //
