@@ -12,7 +12,19 @@ def quaternion_from_rpy(roll, pitch, yaw):
                      cr * cp * cy + sr * sp * sy], axis=1)
 
 
-class QuadrupedStandEnv(SimVectorEnv):
+class QuadrupedEnv(SimVectorEnv):
+    """What the built-in quadruped's tasks share: its actuated joints (12, velocity indices 6-17,
+    configuration indices 7-18), the nominal stance (0, 0.6, -1.2) per leg and the PD gains."""
+
+    model_name = "quadruped"
+    actuated = list(range(6, 18))
+    actuated_q = list(range(7, 19))
+    nominal = np.tile([0.0, 0.6, -1.2], 4)
+    kp, kd, max_torque = 80.0, 1.0, 30.0
+    target_height = 0.38
+
+
+class QuadrupedStandEnv(QuadrupedEnv):
     """q = (trunk position, trunk quaternion x, y, z, w, 12 joints: FL, FR, HL, HR legs, each hip
     abduction, hip flexion, knee), v = (trunk linear and angular velocity in the trunk frame,
     12 joint rates).
@@ -29,13 +41,8 @@ class QuadrupedStandEnv(SimVectorEnv):
     [-0.6, 0.6] rad, velocities zero, the lowest foot 0.05 to 0.4 m above the floor.
     Contacts: plastic, Coulomb friction mu = 0.8 (SimVectorEnv)."""
 
-    model_name = "quadruped"
     obs_dim = 35
-    actuated = list(range(6, 18))
-    actuated_q = list(range(7, 19))
-    nominal = np.tile([0.0, 0.6, -1.2], 4)
-    action_scale, kp, kd, max_torque = 0.8, 80.0, 1.0, 30.0
-    target_height = 0.38
+    action_scale = 0.8
 
     def _initial_states(self, rng, k):
         q = np.zeros((k, 19))

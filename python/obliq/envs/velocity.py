@@ -4,11 +4,11 @@ tasks and MuJoCo Playground's Go1 joystick, with per-episode domain randomisatio
 restitution."""
 import numpy as np
 
-from .base import SimVectorEnv, lift_to_clearance
-from .quadruped import quaternion_from_rpy
+from .base import lift_to_clearance
+from .quadruped import QuadrupedEnv, quaternion_from_rpy
 
 
-class QuadrupedVelocityEnv(SimVectorEnv):
+class QuadrupedVelocityEnv(QuadrupedEnv):
     """The quadruped of QuadrupedStandEnv (q = trunk position, quaternion x, y, z, w, 12 joints;
     v = trunk linear and angular velocity in the trunk frame, 12 joint rates), started standing.
 
@@ -38,13 +38,8 @@ class QuadrupedVelocityEnv(SimVectorEnv):
     info of step() carries nothing task-specific; `commands` ((num_envs, 3), the current command of
     each copy) and `tracking_error()` are there for evaluation."""
 
-    model_name = "quadruped"
     obs_dim = 49
-    actuated = list(range(6, 18))
-    actuated_q = list(range(7, 19))
-    nominal = np.tile([0.0, 0.6, -1.2], 4)
-    action_scale, kp, kd, max_torque = 0.5, 80.0, 1.0, 30.0
-    target_height = 0.38
+    action_scale = 0.5
 
     def __init__(self, num_envs, *, vx_range=(-0.5, 0.5), vy_range=(-0.25, 0.25), yaw_range=(-0.5, 0.5),
                  mu_range=(0.5, 1.0), restitution_range=(0.0, 0.0), max_episode_steps=1000, **kwargs):
