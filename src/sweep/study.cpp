@@ -44,7 +44,7 @@ std::uint64_t count_of(const json& j, const char* key, std::uint64_t fallback, b
 }
 
 void read_model(Study& s, const json& mech, const std::string& base_dir) {
-  check_keys(mech, {"model", "base", "contacts", "ground", "gravity", "q", "qdot", "gaps"}, "mechanism");
+  check_keys(mech, {"model", "base", "inertia_check", "contacts", "ground", "gravity", "q", "qdot", "gaps"}, "mechanism");
   model::ModelSpec spec;
   spec.model = mech["model"].get<std::string>();
   const bool is_file = spec.model.find(".urdf") != std::string::npos || spec.model.find(".xml") != std::string::npos;
