@@ -309,7 +309,7 @@ void run_samples(const Study& st, std::uint64_t first, std::size_t count, int th
       const Status status = model_status[s] != Status::ok ? model_status[s] : res.status[s];
       out.status[s] = status;
       if (status != Status::ok) continue;
-      OutputRow put{row};
+      OutputRow<decltype(row)> put{row};
       const ConstVecMap<double> vp(res.qdot_plus.data() + s * n, n);
       const ConstVecMap<double> lambda(res.lambda.data() + s * m, m);
       for (int k = 0; k < n; ++k) put(L.qdot_plus + k, vp(k));

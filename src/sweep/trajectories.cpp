@@ -63,7 +63,7 @@ void run_trajectories(const Study& st, std::uint64_t first, std::size_t count, i
     if (L.mu >= 0)
       for (int r = 0; r < m_u; ++r) row(L.mu + r) = sim->mu(s, r);
     if (out.status[s] != Status::ok) continue;
-    OutputRow put{row};  // the writers' finiteness rule (samples.hpp)
+    OutputRow<decltype(row)> put{row};  // the writers' finiteness rule (samples.hpp)
     put(L.impacts, double(sim->impacts[s]));
     row(L.last_impact_time) = sim->last_impact_time[s];  // NaN (missing) without an impact; a time in [0, T]
     for (int k = 0; k < L.nq; ++k) put(L.q_T + k, sim->q(s, k));
