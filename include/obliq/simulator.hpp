@@ -81,7 +81,9 @@ template <class T> class Simulator {
   // Throws std::invalid_argument (nothing stepped) when u.data is null.
   void step(T dt, int steps, HostArray<const T> u);
   // Kinetic and potential energy of every scenario at its state (0 where the state is bad).
-  void energies(std::vector<T>& kinetic, std::vector<T>& potential) const;
+  // `state_status`, when not null, receives each state's own status (ok, or why it cannot be
+  // evaluated: bad_quaternion, non_finite), so that a state is judged before any step.
+  void energies(std::vector<T>& kinetic, std::vector<T>& potential, std::vector<Status>* state_status = nullptr) const;
 
   // What a backend steps (include/obliq/sim/batch_views.hpp): every scenario's system, state
   // (views of the members below, written by step()) and controls with torques `u`; and the

@@ -43,6 +43,7 @@ void bind_status(nb::module_& m) {
       .value("friction_law", Status::friction_law)
       .value("ambiguous", Status::ambiguous)
       .value("not_certified", Status::not_certified)
+      .value("bad_quaternion", Status::bad_quaternion)
       .value("not_solved", Status::not_solved);
   m.def(
       "status_reason", [](int code) { return std::string(status_reason(Status(code))); }, nb::arg("code"),

@@ -157,7 +157,7 @@ def test_per_scenario_status():
     sim.q[2, 6] = 2.0  # not a unit quaternion
     q3 = sim.q[3].copy()
     sim.step(1e-3, 10)
-    assert list(sim.status) == [obliq.Status.ok, obliq.Status.non_finite, obliq.Status.bad_shape, obliq.Status.ok]
+    assert list(sim.status) == [obliq.Status.ok, obliq.Status.bad_quaternion, obliq.Status.bad_quaternion, obliq.Status.ok]
     assert sim.t[1] == 0 and sim.t[3] == pytest.approx(1e-2) and (sim.q[3] != q3).any()
     sim.reset(np.array([False, True, True, False]))
     assert (sim.status == 0).all()

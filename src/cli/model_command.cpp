@@ -44,11 +44,6 @@ struct ModelOptions {
   int threads = 0;
 };
 
-std::string state_reason(Status st) {
-  if (st == Status::bad_shape) return "bad state (a free-flyer quaternion must have unit norm)";
-  return status_reason(st);
-}
-
 ojson vector_json(const Eigen::VectorXd& v) {
   ojson a = ojson::array();
   for (int k = 0; k < v.size(); ++k) a.push_back(v(k));
@@ -104,12 +99,12 @@ class StateBatch final : public HeldLines {
       StateLine& s = lines_[k];
       if (s.error.empty()) {
         const Status st = model::evaluate(m_, s.q, s.qdot, scen[k], &extras[k]);
-        if (st != Status::ok) s.error = state_reason(st);
+        if (st != Status::ok) s.error = status_reason(st);
         else if (const char* q = non_finite_quantity(scen[k], extras[k])) s.error = io::non_finite_result(q);
       }
       if (s.error.empty() && opt_.mu > 0) {  // tangent rows from each contact frame (docs/friction.md)
         const Status st = model::evaluate_friction(m_, s.q, s.qdot, opt_.mu, fric[k]);
-        if (st != Status::ok) s.error = state_reason(st);
+        if (st != Status::ok) s.error = status_reason(st);
         else if (const char* q = non_finite_quantity(fric[k])) s.error = io::non_finite_result(q);
       }
       if (!s.error.empty()) {

@@ -157,7 +157,8 @@ bool record(SimGroup<T>& g, const std::vector<SimLine>& lines, std::vector<std::
   bool any_error = false;
   Simulator<T>& sim = g.sim;
   std::vector<T> kin, pot;
-  if (g.failed.empty()) sim.energies(kin, pot);
+  std::vector<Status> state;  // each state judged as it stands (the initial one before any step)
+  if (g.failed.empty()) sim.energies(kin, pot, &state);
   const int nq = sim.nq(), nv = sim.nv();
   for (std::size_t s = 0; s < g.which.size(); ++s) {
     if (g.stopped[s]) continue;
@@ -181,6 +182,7 @@ bool record(SimGroup<T>& g, const std::vector<SimLine>& lines, std::vector<std::
                             : nullptr;
       if (bad) reason = io::non_finite_result(bad);
     }
+    if (reason.empty() && state[s] != Status::ok) reason = status_reason(state[s]);
     ojson j;
     j["id"] = l.id;
     if (!reason.empty()) {

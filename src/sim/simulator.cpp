@@ -191,16 +191,19 @@ template <class T> void Simulator<T>::step(T dt, int steps, HostArray<const T> u
   });
 }
 
-template <class T> void Simulator<T>::energies(std::vector<T>& kinetic, std::vector<T>& potential) const {
+template <class T>
+void Simulator<T>::energies(std::vector<T>& kinetic, std::vector<T>& potential, std::vector<Status>* state_status) const {
   kinetic.assign(count_, T(0));
   potential.assign(count_, T(0));
+  if (state_status) state_status->assign(count_, Status::ok);
   for_each_scenario(arrays(HostArray<const T>{u.data(), nv_, 1}), options.threads,
                     [&](const auto& sys, std::size_t s, std::vector<T>& scratch) {
                       const std::size_t ws = sys.workspace() + 16;
                       if (scratch.size() < ws) scratch.resize(ws);
                       Arena<T> arena{scratch.data(), ws};
-                      sys.energies(vec_view(q.data() + s * nq_, nq_), vec_view(v.data() + s * nv_, nv_), kinetic[s],
-                                   potential[s], arena);
+                      const Status st = sys.energies(vec_view(q.data() + s * nq_, nq_),
+                                                     vec_view(v.data() + s * nv_, nv_), kinetic[s], potential[s], arena);
+                      if (state_status) (*state_status)[s] = st;
                     });
 }
 

@@ -70,6 +70,35 @@ TEST(HostileSimulate, OverflowIsAnErrorLineNeverNull) {
   EXPECT_EQ(r.out.find("null"), std::string::npos) << r.out;
 }
 
+// A floating base's quaternion that is zero or not of unit norm: the error names the quaternion
+// (it once said "bad shape", though every size was right); the good state runs on.
+TEST(HostileSimulate, BadQuaternionIsNamed) {
+  const auto state = [](const std::string& id, const std::string& quat) {
+    std::string q = "[0, 0, 0.6, " + quat;
+    for (int k = 0; k < 12; ++k) q += ", 0";
+    std::string v = "[0";
+    for (int k = 1; k < 18; ++k) v += ", 0";
+    return R"({"id": ")" + id + R"(", "q": )" + q + R"(], "qdot": )" + v + "]}";
+  };
+  std::string text = state("zero", "0, 0, 0, 0") + "\n" + state("long", "0, 0, 0, 2") + "\n" +
+                     state("good", "0, 0, 0, 1") + "\n";
+  const auto path = write_temp("hostile_sim_quaternion.jsonl", text);
+  const auto r = run_obliq("simulate quadruped --state " + quote(path.string()) + " --quiet --dt 0.001 --steps 2");
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  const std::string reason = "error: free-flyer quaternion (qx, qy, qz, qw) is zero, not finite or not of unit norm";
+  int good = 0;
+  bool zero = false, lng = false;
+  for (const json& j : parse_lines(r.out)) {
+    const std::string id = j.at("id");
+    zero = zero || id == "zero";
+    lng = lng || id == "long";
+    good += id == "good";
+    EXPECT_EQ(status_of(j), id == "good" ? std::string("ok") : reason) << j.dump();
+  }
+  EXPECT_TRUE(zero && lng) << r.out;
+  EXPECT_EQ(good, 3);  // the initial state and two steps
+}
+
 TEST(HostileSimulate, ThreadsPastTheBoundIsMisuse) {
   const auto r = simulate({kBall}, "--dt 0.01 --steps 1 --threads 65536");
   EXPECT_EQ(r.exit_code, 2);

@@ -144,3 +144,27 @@ TEST(LcpCli, LargeRowDoesNotHideAViolatedRow) {
     EXPECT_EQ(r.lines[0]["z"][1].get<double>(), 0.0) << solver;
   }
 }
+
+// Rows 1e300 (and 1e-200) times apart: lemke, pivot and auto answered "error: no convergence"
+// and enum "error: infeasible" for these feasible problems, whose answer is z = (1, 1). A
+// problem whose q differs by 1e150 between two uncoupled rows was answered "ok" by lemke, enum
+// and auto with z = (1e150, 0), w = (0, -1). Every solver now returns the solution.
+TEST(LcpCli, RowsManyOrdersApartAreSolved) {
+  const std::string text =
+      "{\"id\": \"big\", \"M\": [[1e300,0],[0,1]], \"q\": [-1e300,-1]}\n"
+      "{\"id\": \"tiny\", \"M\": [[1e-200,0],[0,1]], \"q\": [-1e-200,-1]}\n"
+      "{\"id\": \"q\", \"M\": [[1,0],[0,1]], \"q\": [-1e150,-1]}\n";
+  const double z0[] = {1.0, 1.0, 1e150};
+  for (const char* solver : {"lemke", "pivot", "enum", "auto"}) {
+    const CliRun r = run(std::string("- --solver ") + solver, text);
+    EXPECT_EQ(r.code, 0) << solver;
+    ASSERT_EQ(r.lines.size(), 3u) << solver;
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_EQ(r.lines[k]["status"], "ok") << solver << " line " << k;
+      ASSERT_TRUE(r.lines[k].contains("z")) << solver << " line " << k;
+      EXPECT_NEAR(r.lines[k]["z"][0].get<double>() / z0[k], 1.0, 1e-12) << solver << " line " << k;
+      EXPECT_NEAR(r.lines[k]["z"][1].get<double>(), 1.0, 1e-12) << solver << " line " << k;
+      EXPECT_GE(r.lines[k]["w"][1].get<double>(), 0.0) << solver << " line " << k;
+    }
+  }
+}

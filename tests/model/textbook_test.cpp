@@ -333,7 +333,7 @@ TEST(ModelStatus, BadStatesAreStatusesNotCrashes) {
   VectorXd q = neutral(m), v = VectorXd::Zero(m.nv);
   Scenario s;
   q(3) = 0.5;  // quaternion norm != 1
-  EXPECT_EQ(evaluate(m, q, v, s), Status::bad_shape);
+  EXPECT_EQ(evaluate(m, q, v, s), Status::bad_quaternion);
   q = neutral(m);
   v(4) = std::nan("");
   EXPECT_EQ(evaluate(m, q, v, s), Status::non_finite);

@@ -102,8 +102,8 @@ TEST(PerScenarioStatus, BadStateStopsOnlyItself) {
   const Eigen::RowVectorXd q3 = sim.q.row(3);
   for (int k = 0; k < 10; ++k) sim.step(1e-3);
   EXPECT_EQ(sim.status[0], Status::ok);
-  EXPECT_EQ(sim.status[1], Status::non_finite);
-  EXPECT_EQ(sim.status[2], Status::bad_shape);
+  EXPECT_EQ(sim.status[1], Status::bad_quaternion);  // a NaN in it names the quaternion
+  EXPECT_EQ(sim.status[2], Status::bad_quaternion);
   EXPECT_EQ(sim.status[3], Status::ok);
   EXPECT_NEAR(sim.t[3], 0.01, 1e-15);
   EXPECT_EQ(sim.t[1], 0.0);  // stopped where it was
@@ -117,6 +117,24 @@ TEST(PerScenarioStatus, BadStateStopsOnlyItself) {
 }
 
 // The raw-data path and the model path agree on the ball (constant M, gap linear in z).
+// A zero quaternion, and one 0.1 % too long, are bad_quaternion (whose reason names the
+// quaternion), not bad_shape; a unit one beside them steps.
+TEST(PerScenarioStatus, ZeroOrNonUnitQuaternionIsNamed) {
+  SimOptions o;
+  Simulator<double> sim = quadruped_drop<double>(3, o);
+  for (int k = 3; k < 7; ++k) sim.q(0, k) = 0.0;
+  sim.q(1, 3) = 0.0, sim.q(1, 4) = 0.0, sim.q(1, 5) = 0.0, sim.q(1, 6) = 1.001;
+  std::vector<double> kin, pot;
+  std::vector<Status> state;
+  sim.energies(kin, pot, &state);  // judged before any step
+  EXPECT_EQ(state, (std::vector<Status>{Status::bad_quaternion, Status::bad_quaternion, Status::ok}));
+  for (int k = 0; k < 3; ++k) sim.step(1e-3);
+  EXPECT_EQ(sim.status[0], Status::bad_quaternion);
+  EXPECT_EQ(sim.status[1], Status::bad_quaternion);
+  EXPECT_EQ(sim.status[2], Status::ok);
+  EXPECT_NE(std::string(obliq::status_reason(Status::bad_quaternion)).find("quaternion"), std::string::npos);
+}
+
 TEST(RawData, MatchesTheModelOnTheBall) {
   for (const Integrator integ : {Integrator::moreau_jean, Integrator::event_driven}) {
     SimOptions o;

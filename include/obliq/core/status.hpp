@@ -21,6 +21,7 @@ enum class Status : int {
   friction_law,       // friction: mu > 0 needs the complementarity law
   ambiguous,          // friction, acceleration level: several solutions (Painleve, docs/friction.md)
   not_certified,      // the answer failed its a-posteriori certificate (mechanics/certificate.hpp)
+  bad_quaternion,     // model state: a free-flyer quaternion is zero, not finite or not of unit norm
   not_solved,         // host results: not (yet) solved, e.g. masked out of the solve that sized them
 };
 
@@ -46,6 +47,7 @@ OBLIQ_HD inline const char* status_reason(Status s) {
     case Status::friction_law: return "friction (mu > 0) needs the complementarity law";
     case Status::ambiguous: return "several solutions (Painleve)";
     case Status::not_certified: return "not certified";
+    case Status::bad_quaternion: return "free-flyer quaternion (qx, qy, qz, qw) is zero, not finite or not of unit norm";
     case Status::not_solved: return "not solved";
   }
   return "unknown status";

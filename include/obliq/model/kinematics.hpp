@@ -14,9 +14,11 @@
 // The term v_i x (S_i qdot_i) is the time derivative of the world-frame subspace S_i qdot_i
 // (columns fixed in the body move with v_i; for one-coordinate joints v_i x S = v_p x S).
 //
-// Returns Status::non_finite for NaN/Inf in q or qdot, Status::bad_shape for a free-flyer
-// quaternion whose norm is not 1 to 1e-6 (docs/format.md asks for unit quaternions) — per state,
-// never a crash. No allocation; OBLIQ_HD.
+// Returns Status::bad_shape for sizes that differ from the model's, Status::bad_quaternion for a
+// free-flyer quaternion that is zero, not finite or whose squared norm is not 1 to 2e-6
+// (docs/format.md asks for unit quaternions; it is checked before the other coordinates, so a
+// NaN there names the quaternion), Status::non_finite for NaN/Inf elsewhere in q or in qdot —
+// per state, never a crash. No allocation; OBLIQ_HD.
 #pragma once
 
 #include "obliq/core/status.hpp"
@@ -32,6 +34,13 @@ template <class T>
 OBLIQ_HD Status forward_kinematics(const ModelView<T>& model, const DataView<T>& data, VecView<const T> q,
                                    VecView<const T> qdot) {
   if (q.size != model.nq || qdot.size != model.nv) return Status::bad_shape;
+  for (int i = 0; i < model.nbodies; ++i) {
+    if (static_cast<JointType>(model.joint_type[i]) != JointType::free_flyer) continue;
+    const int iq = model.idx_q[i];
+    const T qx = q[iq + 3], qy = q[iq + 4], qz = q[iq + 5], qw = q[iq + 6];
+    const T norm2 = qx * qx + qy * qy + qz * qz + qw * qw;  // NaN for a non-finite entry
+    if (!(abs_(norm2 - T(1)) <= T(2e-6))) return Status::bad_quaternion;
+  }
   for (int k = 0; k < model.nq; ++k)
     if (!finite_(q[k])) return Status::non_finite;
   for (int k = 0; k < model.nv; ++k)
@@ -71,8 +80,6 @@ OBLIQ_HD Status forward_kinematics(const ModelView<T>& model, const DataView<T>&
       vJ = {qdot[iv] * d, v3<T>(0, 0, 0)};
     } else {  // free_flyer
       const T qx = q[iq + 3], qy = q[iq + 4], qz = q[iq + 5], qw = q[iq + 6];
-      const T norm2 = qx * qx + qy * qy + qz * qz + qw * qw;
-      if (!(abs_(norm2 - T(1)) <= T(2e-6))) return Status::bad_shape;
       o = o + R * v3(q[iq], q[iq + 1], q[iq + 2]);
       Ri = R * quaternion_rotation(qx, qy, qz, qw);
       // Body-frame velocity (v_b, w_b): world motion at O is (R v_b + o x R w_b, R w_b).

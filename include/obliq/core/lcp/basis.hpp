@@ -20,6 +20,7 @@
 #include "obliq/core/config.hpp"
 #include "obliq/core/dense/lu.hpp"
 #include "obliq/core/lcp/certificate.hpp"
+#include "obliq/core/lcp/scaling.hpp"
 #include "obliq/core/status.hpp"
 #include "obliq/core/view.hpp"
 
@@ -72,13 +73,12 @@ OBLIQ_HD bool try_basis(MatView<const T> M, VecView<const T> q, const BasisScrat
   return lcp_accepted(lcp_residual_certificate(M, q, z.as_const(), w, residual));
 }
 
-// Warm start: tries J = active[0..count) (0-based indices into 0..m-1). Returns ok, with z,
-// w = M z + q and the residual, when that basis is nonsingular and its z certifies; otherwise
-// Status::no_convergence (also for an index out of range or repeated: the caller then solves
-// cold), non_finite or bad_shape as the solvers. iterations = 0: no pivot is made.
+namespace detail {
+
+// One warm-start trial on (M, q) as given (warm_start() below).
 template <class T>
-OBLIQ_HD Result<T> warm_start(MatView<const T> M, VecView<const T> q, VecView<T> z, VecView<T> w, Arena<T>& arena,
-                              const int* active, int count) {
+OBLIQ_HD Result<T> warm_start_run(MatView<const T> M, VecView<const T> q, VecView<T> z, VecView<T> w, Arena<T>& arena,
+                                  const int* active, int count) {
   const int m = q.size;
   Result<T> res;
   if (!lcp_begin(M, q, z, w, res)) return res;
@@ -108,6 +108,23 @@ OBLIQ_HD Result<T> warm_start(MatView<const T> M, VecView<const T> q, VecView<T>
   }
   arena.release(mark);
   return res;
+}
+
+}  // namespace detail
+
+// Warm start: tries J = active[0..count) (0-based indices into 0..m-1). Returns ok, with z,
+// w = M z + q and the residual, when that basis is nonsingular and its z certifies; otherwise
+// Status::no_convergence (also for an index out of range or repeated: the caller then solves
+// cold), non_finite or bad_shape as the solvers. iterations = 0: no pivot is made. Widely
+// spread rows and columns are equilibrated first (scaling.hpp); the arena needs
+// equilibration_workspace<T>(m) + basis_workspace<T>(m).
+template <class T>
+OBLIQ_HD Result<T> warm_start(MatView<const T> M, VecView<const T> q, VecView<T> z, VecView<T> w, Arena<T>& arena,
+                              const int* active, int count) {
+  return solve_equilibrated(M, q, z, w, arena,
+                            [&](MatView<const T> Ms, VecView<const T> qs, VecView<T> zs, VecView<T> ws, Arena<T>& a) {
+                              return detail::warm_start_run(Ms, qs, zs, ws, a, active, count);
+                            });
 }
 
 }  // namespace obliq::lcp

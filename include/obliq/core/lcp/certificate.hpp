@@ -17,11 +17,16 @@
 // rounding of its largest entry: 1024 ulps of max|z|, at most tol_T / 16: config.hpp
 // rounding_floor_over_tol),
 //
-//     s_i = |q_i| + sum_j |M_ij z_j| + (sum_j |M_ij|) max_j |z_j| min(1024 eps, tol_T / 16) / tol_T
+//     s_i = |q_i| + sum_j |M_ij z_j| + (sum_j |M_ij| u_j) zmax min(1024 eps, tol_T / 16) / tol_T,
+//     zmax = max_j |z_j| / u_j                                                    (docs/lcp.md (L1))
 //
 // (so a z_j that is rounding residue, 1e-31 beside z of order 1, does not make a row whose
 // true terms are all zero fail on a scale of 1e-31; in double the floor is 2.3e-13 |M_i| max|z|
-// in absolute terms, in float 6.3e-6 |M_i| max|z|),
+// in absolute terms, in float 6.3e-6 |M_i| max|z|). Each z_j is measured in the unit u_j of its
+// column: u = 1 unless the caller passes the power-of-two column units of an equilibration
+// (scaling.hpp), under which z_j / u_j are the equilibrated problem's unknowns, so that the
+// verdict is that of the equilibrated problem, exactly (with u = 1 a z_j of 1e150 in one
+// uncoupled row would widen every other row's floor to 2.3e-13 x 1e150);
 // and z is accepted ("ok") when every row i has
 //
 //     z_i >= 0,   w_i >= -tol_T s_i,   and, if z_i > 0: w_i <= tol_T s_i or z_i |M_ii| <= tol_T s_i
@@ -33,7 +38,8 @@
 // exactly. One row's large numbers never hide another row's violation (as one global scale
 // would: z = 0 for q = (-2, 1e10) is rejected), and the verdict is independent of the units of
 // M and q and of scaling a row of (M, q): LCP(D M, D q) has the same solutions with the same
-// verdicts (D positive diagonal).
+// verdicts (D positive diagonal); scaling a column of M (the unit of one z_j) leaves the
+// verdict unchanged when u is scaled with it.
 #pragma once
 
 #include <cstddef>
@@ -124,22 +130,26 @@ struct SingleRows {
 
 namespace detail {
 
-// The rounding floor of z in every row's scale: max_j |z_j| min(1024 eps, tol_T / 16) / tol_T.
-template <class T> OBLIQ_HD T lcp_floor(VecView<const T> z) {
+// The rounding floor of z in every row's scale: max_j |z_j| / u_j min(1024 eps, tol_T / 16) / tol_T
+// (u: the column units; size 0: all 1).
+template <class T> OBLIQ_HD T lcp_floor(VecView<const T> z, VecView<const T> unit) {
+  const bool units = unit.size == z.size && z.size > 0;
   T zmax = T(0);
-  for (int j = 0; j < z.size; ++j) zmax = max_(zmax, abs_(z[j]));
+  for (int j = 0; j < z.size; ++j) zmax = max_(zmax, units ? abs_(z[j]) / unit[j] : abs_(z[j]));
   return zmax * rounding_floor_over_tol(lcp_tolerance<T>::rel);
 }
 
-// Row i of w = M z + q and its scale s_i = |q_i| + sum_j (|M_ij z_j| + |M_ij| floor).
+// (L1): row i of w = M z + q and its scale s_i = |q_i| + sum_j (|M_ij z_j| + |M_ij| u_j floor)
+// (u: the column units; size 0: all 1).
 template <class T>
-OBLIQ_HD OBLIQ_FORCEINLINE void lcp_row(MatView<const T> M, VecView<const T> q, VecView<const T> z, int i, T floor,
-                                        T& w, T& s) {
+OBLIQ_HD OBLIQ_FORCEINLINE void lcp_row(MatView<const T> M, VecView<const T> q, VecView<const T> z,
+                                        VecView<const T> unit, int i, T floor, T& w, T& s) {
+  const bool units = unit.size == q.size && q.size > 0;
   w = q[i], s = abs_(q[i]);
   for (int j = 0; j < q.size; ++j) {
     const T p = M(i, j) * z[j];
     w += p;
-    s += abs_(p) + abs_(M(i, j)) * floor;
+    s += abs_(p) + abs_(M(i, j)) * (units ? unit[j] * floor : floor);
   }
 }
 
@@ -163,23 +173,25 @@ OBLIQ_HD OBLIQ_FORCEINLINE T lcp_row_violation(MatView<const T> M, VecView<const
 
 // The worst row of the acceptance test (header comment): the largest violation / s_i, 0 for an
 // exact solution, +Inf for a violation on a row with s_i = 0 or a non-finite z (NaN counts as Inf).
+// `unit`: the column units u_j of the rounding floor (size 0: all 1; else size m, positive).
 // `block_end(i)`, for the first row i of a block, is one past its last row: the rows of a block
 // share the largest of their scales (a contact's rows of one velocity vector, split in a frame
 // of the solver's choosing, as the pyramid's facet rows: friction/pyramid.hpp); SingleRows: every
 // row alone, the test above.
 template <class T, class BlockEnd = SingleRows>
-OBLIQ_HD T lcp_certificate(MatView<const T> M, VecView<const T> q, VecView<const T> z, BlockEnd block_end = {}) {
+OBLIQ_HD T lcp_certificate_in_units(MatView<const T> M, VecView<const T> q, VecView<const T> z, VecView<const T> unit,
+                                    BlockEnd block_end = {}) {
   const int m = q.size;
   const T inf = T(1) / T(0);
   T worst = T(0);
-  const T floor = detail::lcp_floor(z);
+  const T floor = detail::lcp_floor(z, unit);
   for (int b = 0; b < m;) {
     const int e = min_(max_(block_end(b), b + 1), m);
     T w, s, sb = T(0);
     if (e > b + 1)
-      for (int i = b; i < e; ++i) detail::lcp_row(M, q, z, i, floor, w, s), sb = max_(sb, s);
+      for (int i = b; i < e; ++i) detail::lcp_row(M, q, z, unit, i, floor, w, s), sb = max_(sb, s);
     for (int i = b; i < e; ++i) {
-      detail::lcp_row(M, q, z, i, floor, w, s);
+      detail::lcp_row(M, q, z, unit, i, floor, w, s);
       const T v = detail::lcp_row_violation(M, z, i, w, max_(s, sb));
       if (v == inf) return inf;
       worst = max_(worst, v);
@@ -189,18 +201,24 @@ OBLIQ_HD T lcp_certificate(MatView<const T> M, VecView<const T> q, VecView<const
   return worst;
 }
 
+// The acceptance test's worst row with every column unit 1 (the input's own units).
+template <class T, class BlockEnd = SingleRows>
+OBLIQ_HD T lcp_certificate(MatView<const T> M, VecView<const T> q, VecView<const T> z, BlockEnd block_end = {}) {
+  return lcp_certificate_in_units(M, q, z, VecView<const T>{}, block_end);
+}
+
 // lcp_residual and lcp_certificate (rows judged one by one) in one pass over M: w := M z + q,
 // `residual` := r(z), and returns the certificate; the same values as the two calls.
 template <class T>
 OBLIQ_HD T lcp_residual_certificate(MatView<const T> M, VecView<const T> q, VecView<const T> z, VecView<T> w,
                                     T& residual) {
   const int m = q.size;
-  const T floor = detail::lcp_floor(z);
+  const T floor = detail::lcp_floor(z, VecView<const T>{});
   T r = T(0), worst = T(0);
   bool finite = true;
   for (int i = 0; i < m; ++i) {
     T wi, s;
-    detail::lcp_row(M, q, z, i, floor, wi, s);
+    detail::lcp_row(M, q, z, VecView<const T>{}, i, floor, wi, s);
     w[i] = wi;
     const T mn = min_(z[i], wi);
     if (!is_finite_(mn)) finite = false;
@@ -218,6 +236,12 @@ template <class T> OBLIQ_HD OBLIQ_FORCEINLINE bool lcp_accepted(T certificate) {
 template <class T, class BlockEnd = SingleRows>
 OBLIQ_HD bool lcp_accept(MatView<const T> M, VecView<const T> q, VecView<const T> z, BlockEnd block_end = {}) {
   return lcp_accepted(lcp_certificate(M, q, z, block_end));
+}
+
+// The acceptance test with column units `unit` (lcp_certificate_in_units).
+template <class T>
+OBLIQ_HD bool lcp_accept_in_units(MatView<const T> M, VecView<const T> q, VecView<const T> z, VecView<const T> unit) {
+  return lcp_certificate_in_units(M, q, z, unit) <= lcp_tolerance<T>::rel;  // false on NaN
 }
 
 // After a step of iterative refinement changed z (zold: z before it), keep the refined z only if

@@ -19,20 +19,24 @@
 #include "obliq/core/config.hpp"
 #include "obliq/core/lcp/basis.hpp"
 #include "obliq/core/lcp/certificate.hpp"
+#include "obliq/core/lcp/scaling.hpp"
 #include "obliq/core/status.hpp"
 #include "obliq/core/view.hpp"
 
 namespace obliq::lcp {
 
-// Arena elements enumerate() takes: one basis trial's scratch (basis.hpp).
-template <class T> OBLIQ_HD std::size_t enumerate_workspace(int m) { return basis_workspace<T>(m); }
+// Arena elements enumerate() takes: one basis trial's scratch (basis.hpp) and the equilibration's
+// (scaling.hpp).
+template <class T> OBLIQ_HD std::size_t enumerate_workspace(int m) {
+  return equilibration_workspace<T>(m) + basis_workspace<T>(m);
+}
 
-// Solves LCP(M, q) by enumerating complementary bases (m <= 62). Returns as lemke(); Status ok,
-// infeasible (no basis solves it), lcp_budget (more than max_iterations bases), non_finite,
-// bad_shape.
+namespace detail {
+
+// One enumeration on (M, q) as given (enumerate() below).
 template <class T>
-OBLIQ_HD Result<T> enumerate(MatView<const T> M, VecView<const T> q, VecView<T> z, VecView<T> w, Arena<T>& arena,
-                             int max_iterations) {
+OBLIQ_HD Result<T> enumerate_run(MatView<const T> M, VecView<const T> q, VecView<T> z, VecView<T> w, Arena<T>& arena,
+                                 int max_iterations) {
   const int m = q.size;
   Result<T> res;
   if (!lcp_begin(M, q, z, w, res, /*max_m=*/62)) return res;
@@ -70,6 +74,21 @@ OBLIQ_HD Result<T> enumerate(MatView<const T> M, VecView<const T> q, VecView<T> 
   }
   arena.release(mark);
   return res;
+}
+
+}  // namespace detail
+
+// Solves LCP(M, q) by enumerating complementary bases (m <= 62). Returns as lemke(); Status ok,
+// infeasible (no basis solves it: judged on the equilibrated problem when rows or columns are
+// widely spread, scaling.hpp), lcp_budget (more than max_iterations bases), non_finite,
+// bad_shape.
+template <class T>
+OBLIQ_HD Result<T> enumerate(MatView<const T> M, VecView<const T> q, VecView<T> z, VecView<T> w, Arena<T>& arena,
+                             int max_iterations) {
+  return solve_equilibrated(M, q, z, w, arena,
+                            [&](MatView<const T> Ms, VecView<const T> qs, VecView<T> zs, VecView<T> ws, Arena<T>& a) {
+                              return detail::enumerate_run(Ms, qs, zs, ws, a, max_iterations);
+                            });
 }
 
 }  // namespace obliq::lcp

@@ -37,16 +37,18 @@
 
 #include "obliq/core/config.hpp"
 #include "obliq/core/lcp/certificate.hpp"
+#include "obliq/core/lcp/scaling.hpp"
 #include "obliq/core/status.hpp"
 #include "obliq/core/view.hpp"
 
 namespace obliq::lcp {
 
 // Arena elements lemke() takes: the tableau m x (m + 2) and the index arrays (row -> variable m,
-// column -> variable m + 1, variable -> place 2m + 1, tie candidates m) and a copy of z (m).
+// column -> variable m + 1, variable -> place 2m + 1, tie candidates m) and a copy of z (m),
+// on top of the equilibration's (scaling.hpp).
 template <class T> OBLIQ_HD std::size_t lemke_workspace(int m) {
   const std::size_t n = std::size_t(m < 0 ? 0 : m);
-  return n * (n + 2) + n + (n + 1) + (2 * n + 1) + n + n;
+  return equilibration_workspace<T>(m) + n * (n + 2) + n + (n + 1) + (2 * n + 1) + n + n;
 }
 
 namespace detail {
@@ -299,17 +301,24 @@ OBLIQ_HD Result<T> lemke_run(MatView<const T> M, VecView<const T> q, VecView<T> 
 // problems can be the work of a noise pivot, the method is run once more with 65536 eps and
 // that answer is kept if it certifies; otherwise the first run's verdict stands. `iterations`
 // counts the pivots of every run made.
+//
+// Rows and columns whose scales spread by more than 2^26 (float: 2^12) are first equilibrated by
+// powers of two (scaling.hpp, docs/lcp.md (L2)-(L4)); the answer is certified on M and q.
 template <class T>
 OBLIQ_HD Result<T> lemke(MatView<const T> M, VecView<const T> q, VecView<T> z, VecView<T> w, Arena<T>& arena,
                          int max_iterations) {
-  Result<T> r1 = detail::lemke_run(M, q, z, w, arena, max_iterations, T(4096));
-  if (r1.status != Status::lcp_ray && r1.status != Status::no_convergence) return r1;
-  Result<T> r2 = detail::lemke_run(M, q, z, w, arena, max_iterations, T(65536));
-  r2.iterations += r1.iterations;
-  if (r2.status == Status::ok) return r2;
-  Result<T> r3 = detail::lemke_run(M, q, z, w, arena, max_iterations, T(4096));  // restore the first answer
-  r3.iterations = r2.iterations;
-  return r3;
+  return solve_equilibrated(M, q, z, w, arena,
+                            [&](MatView<const T> Ms, VecView<const T> qs, VecView<T> zs, VecView<T> ws, Arena<T>& a) {
+                              Result<T> r1 = detail::lemke_run(Ms, qs, zs, ws, a, max_iterations, T(4096));
+                              if (r1.status != Status::lcp_ray && r1.status != Status::no_convergence) return r1;
+                              Result<T> r2 = detail::lemke_run(Ms, qs, zs, ws, a, max_iterations, T(65536));
+                              r2.iterations += r1.iterations;
+                              if (r2.status == Status::ok) return r2;
+                              // restore the first answer
+                              Result<T> r3 = detail::lemke_run(Ms, qs, zs, ws, a, max_iterations, T(4096));
+                              r3.iterations = r2.iterations;
+                              return r3;
+                            });
 }
 
 }  // namespace obliq::lcp

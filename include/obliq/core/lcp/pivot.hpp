@@ -22,25 +22,25 @@
 
 #include "obliq/core/config.hpp"
 #include "obliq/core/lcp/certificate.hpp"
+#include "obliq/core/lcp/scaling.hpp"
 #include "obliq/core/status.hpp"
 #include "obliq/core/view.hpp"
 
 namespace obliq::lcp {
 
 // Arena elements principal_pivot() takes: the tableau m x (m + 1), the basis flags (m) and a
-// copy of z (m).
+// copy of z (m), on top of the equilibration's (scaling.hpp).
 template <class T> OBLIQ_HD std::size_t principal_pivot_workspace(int m) {
   const std::size_t n = std::size_t(m < 0 ? 0 : m);
-  return n * (n + 1) + n + n;
+  return equilibration_workspace<T>(m) + n * (n + 1) + n + n;
 }
 
-// Solves LCP(M, q) by Murty's least-index principal pivoting. Returns as lemke(): z, w = M z + q,
-// the number of pivots and the certificate; Status ok, no_convergence (breakdown: a diagonal
-// pivot <= tolerance, so M is not a P-matrix, or a final certificate above tolerance),
-// lcp_budget (more than max_iterations pivots), non_finite, bad_shape.
+namespace detail {
+
+// One run of the method on (M, q) as given (principal_pivot() below).
 template <class T>
-OBLIQ_HD Result<T> principal_pivot(MatView<const T> M, VecView<const T> q, VecView<T> z, VecView<T> w,
-                                   Arena<T>& arena, int max_iterations) {
+OBLIQ_HD Result<T> principal_pivot_run(MatView<const T> M, VecView<const T> q, VecView<T> z, VecView<T> w,
+                                       Arena<T>& arena, int max_iterations) {
   const int m = q.size;
   Result<T> res;
   if (!lcp_begin(M, q, z, w, res)) return res;
@@ -144,6 +144,22 @@ OBLIQ_HD Result<T> principal_pivot(MatView<const T> M, VecView<const T> q, VecVi
   }
   arena.release(mark);
   return res;
+}
+
+}  // namespace detail
+
+// Solves LCP(M, q) by Murty's least-index principal pivoting. Returns as lemke(): z, w = M z + q,
+// the number of pivots and the certificate; Status ok, no_convergence (breakdown: a diagonal
+// pivot <= tolerance, so M is not a P-matrix, or a final certificate above tolerance),
+// lcp_budget (more than max_iterations pivots), non_finite, bad_shape. Widely spread rows and
+// columns are equilibrated first, as for lemke() (scaling.hpp).
+template <class T>
+OBLIQ_HD Result<T> principal_pivot(MatView<const T> M, VecView<const T> q, VecView<T> z, VecView<T> w,
+                                   Arena<T>& arena, int max_iterations) {
+  return solve_equilibrated(M, q, z, w, arena,
+                            [&](MatView<const T> Ms, VecView<const T> qs, VecView<T> zs, VecView<T> ws, Arena<T>& a) {
+                              return detail::principal_pivot_run(Ms, qs, zs, ws, a, max_iterations);
+                            });
 }
 
 }  // namespace obliq::lcp
