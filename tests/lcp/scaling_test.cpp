@@ -228,4 +228,60 @@ TEST(LcpScaling, WarmStartOnScaledRows) {
   expect_known(k, z, 1e-9, "warm");
 }
 
+// (L5), with scripted solvers, so that each branch is reached on purpose: the solve is handed the
+// equilibrated problem first (recognised by its data pointer differing from the caller's M).
+// A solver that fails on the scaled problem and answers the problem as given correctly is
+// taken; one that answers the problem as given wrongly ("ok" claimed for a z the certificate
+// rejects) leaves the scaled verdict, with its z; a solver that succeeds scaled is called once.
+TEST(LcpScaling, ProblemAsGivenSolvedAgainWhenEquilibratedFails) {
+  using obliq::lcp::Result;
+  const std::vector<double> M{1e300, 0, 0, 1}, q{-1e300, -1};  // z = (1, 1)
+  const MatView<const double> Mv{M.data(), 2, 2, 2, 1};
+  const VecView<const double> qv2{q.data(), 2, 1};
+  ASSERT_TRUE(obliq::lcp::needs_equilibration<double>(Mv, qv2));
+  std::vector<double> scratch(obliq::lcp::equilibration_workspace<double>(2) + 8);
+  struct Script {
+    Status scaled;        // what the solver says of the equilibrated problem
+    bool given_right;     // the as-given call writes the true z (else a wrong one, claimed ok)
+    Status want;          // the returned status
+    std::vector<double> want_z;
+    int want_calls;
+  };
+  const std::vector<Script> scripts = {
+      {Status::infeasible, true, Status::ok, {1, 1}, 2},
+      {Status::no_convergence, true, Status::ok, {1, 1}, 2},
+      {Status::infeasible, false, Status::infeasible, {0.25, 0.25}, 2},  // the scaled z is kept
+      {Status::ok, true, Status::ok, {1, 1}, 1},                          // scaled success: one call
+  };
+  for (std::size_t c = 0; c < scripts.size(); ++c) {
+    const Script& sc = scripts[c];
+    int calls = 0;
+    auto solver = [&](MatView<const double> A, VecView<const double> b, VecView<double> z, VecView<double> w,
+                      Arena<double>&) {
+      ++calls;
+      const bool scaled = A.data != M.data();
+      Result<double> r{Status::ok, 1, 0.0};
+      if (scaled) {
+        // The scaled unknowns: z' = 2^c D^-1 z; answer the true one on success, a marker on failure.
+        r.status = sc.scaled;
+        for (int i = 0; i < 2; ++i) z[i] = sc.scaled == Status::ok ? -b[i] / A(i, i) : 0.25 * -b[i] / A(i, i);
+      } else {
+        for (int i = 0; i < 2; ++i) z[i] = sc.given_right ? 1.0 : 2.0;
+      }
+      for (int i = 0; i < 2; ++i) w[i] = A(i, 0) * z[0] + A(i, 1) * z[1] + b[i];
+      return r;
+    };
+    std::vector<double> z(2), w(2);
+    Arena<double> a{scratch.data(), scratch.size()};
+    const auto r = obliq::lcp::solve_equilibrated<double>(Mv, qv2, {z.data(), 2, 1}, {w.data(), 2, 1}, a, solver);
+    EXPECT_EQ(r.status, sc.want) << "script " << c;
+    EXPECT_EQ(calls, sc.want_calls) << "script " << c;
+    EXPECT_EQ(a.used, 0u) << "script " << c;
+    for (int j = 0; j < 2; ++j) EXPECT_NEAR(z[std::size_t(j)], sc.want_z[std::size_t(j)], 1e-12) << "script " << c << " j=" << j;
+    // w is the original problem's w = M z + q for the returned z, in each row's own scale.
+    EXPECT_NEAR(w[0] / 1e300, z[0] - 1.0, 1e-12) << "script " << c;
+    EXPECT_NEAR(w[1], z[1] - 1.0, 1e-12) << "script " << c;
+  }
+}
+
 }  // namespace

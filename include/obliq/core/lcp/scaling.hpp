@@ -31,9 +31,10 @@
 // and otherwise (all factors 1) the solver runs on M and q themselves, bit for bit as without
 // this file. The scaled answer is mapped back (z_j = 2^(b_j - c) z'_j, w = M z + q from the
 // data) and is "ok" only when the certificate of certificate.hpp accepts it on the ORIGINAL
-// data, with the column units 2^(b_j - c) in its rounding floor (docs/lcp.md (L1)); a verdict
-// of failure (a ray, infeasibility by enumeration, a budget) is the scaled problem's, which is
-// the same LCP.
+// data, with the column units 2^(b_j - c) in its rounding floor (docs/lcp.md (L1)). When the
+// scaled solve fails, the problem as given is solved too and its answer taken when it is "ok"
+// (docs/lcp.md (L5)); otherwise the verdict of failure (a ray, infeasibility by enumeration, a
+// budget) is the scaled problem's, which is the same LCP.
 #pragma once
 
 #include <cmath>
@@ -204,6 +205,23 @@ OBLIQ_HD Result<T> solve_equilibrated(MatView<const T> M, VecView<const T> q, Ve
   res.residual = lcp_residual(M, q, z.as_const(), w);
   if (res.status == Status::ok && !lcp_accept_in_units(M, q, z.as_const(), unit.as_const()))
     res.status = Status::no_convergence;
+  if (res.status == Status::ok) {
+    arena.release(mark);
+    return res;
+  }
+  // (L5): the equilibrated solve failed. The gate (L4) opened on a spread of 2^G, where the
+  // problem as given may still be solvable (a rank-deficient float dynamics LCP at 18 rows is):
+  // solve it as given, and keep that answer only when it is "ok" (its own certificate on the
+  // original data). Otherwise the equilibrated verdict stands (infeasibility is only reported as
+  // proven on the scaled problem), with its z, kept in qs's place meanwhile.
+  for (int j = 0; j < m; ++j) qs[j] = z[j];
+  Result<T> given = solve(M, q, z, w, arena);
+  if (given.status == Status::ok && lcp_accept(M, q, z.as_const())) {
+    arena.release(mark);
+    return given;
+  }
+  for (int j = 0; j < m; ++j) z[j] = qs[j];
+  res.residual = lcp_residual(M, q, z.as_const(), w);
   arena.release(mark);
   return res;
 }
