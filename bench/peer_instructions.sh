@@ -4,8 +4,8 @@
 #   lcp        bench_lcp_vs_siconos --instructions M: per problem, Siconos's lcp_lexicolemke and
 #              obliq's Lemke on the cold table's full-rank random contact LCPs (m = 4, 12, 24);
 #              only the two pass functions are counted (--toggle-collect).
-#   pinocchio  bench_model_vs_pinocchio --profile obliq|pinocchio: per state, obliq's model
-#              evaluation + impact against Pinocchio's fk + crba + nle + contact rows +
+#   pinocchio  bench_model_vs_pinocchio --profile obliq|obliq-dense|pinocchio: per state, obliq's
+#              model evaluation + impact (M factored along the tree; and dense) against Pinocchio's fk + crba + nle + contact rows +
 #              impulseDynamics; the count of --rounds 2 minus that of --rounds 1 (5 passes over
 #              the states, set-up cancelled), divided by 5 x states.
 # A part whose program is not built here (Siconos numerics, or Pinocchio's CMake package:
@@ -54,12 +54,12 @@ pin="$build/bench/pinocchio/bench_model_vs_pinocchio"
 if [ -x "$pin" ] && python3 -c "import importlib.metadata as m, pinocchio; m.version('example-robot-data')" 2>/dev/null; then
   python3 "$root/bench/pinocchio/model_vs_pinocchio.py" "$pin" --robots "$robots" --states "$states" --rounds 1 \
     --inputs "$dir/pin" >/dev/null 2>"$dir/pin.cmd" || { echo "model_vs_pinocchio.py failed"; cat "$dir/pin.cmd"; exit 1; }
-  echo "| robot | nv | Pinocchio instr/state | obliq instr/state | Pinocchio / obliq |"
-  echo "|---|---|---|---|---|"
+  echo "| robot | nv | Pinocchio instr/state | obliq instr/state | obliq, dense M, instr/state | Pinocchio / obliq |"
+  echo "|---|---|---|---|---|---|"
   while read -r -a cmd; do
     robot=$(printf '%s\n' "${cmd[@]}" | grep -m1 -- '--urdf' -A1 | tail -1 | xargs basename | sed 's/\.urdf$//')
     declare -A ir=()
-    for side in pinocchio obliq; do
+    for side in pinocchio obliq obliq-dense; do
       for rounds in 1 2; do
         valgrind --tool=callgrind --callgrind-out-file="$dir/pin.$side.$rounds" "${cmd[@]}" --profile $side \
           --rounds $rounds >/dev/null 2>"$dir/log" || { cat "$dir/log"; exit 1; }
@@ -68,7 +68,7 @@ if [ -x "$pin" ] && python3 -c "import importlib.metadata as m, pinocchio; m.ver
     done
     nv=$(python3 -c "import json,sys; print(len(json.loads(open(sys.argv[1]).readline())['qdot']))" \
       "$(printf '%s\n' "${cmd[@]}" | grep -m1 -- '--states' -A1 | tail -1)")
-    echo "| $robot | $nv | ${ir[pinocchio]} | ${ir[obliq]} | $(python3 -c "print(f'{${ir[pinocchio]}/${ir[obliq]}:.2f}x')") |"
+    echo "| $robot | $nv | ${ir[pinocchio]} | ${ir[obliq]} | ${ir[obliq-dense]} | $(python3 -c "print(f'{${ir[pinocchio]}/${ir[obliq]}:.2f}x')") |"
     unset ir
   done < <(grep "^$pin " "$dir/pin.cmd")
 else

@@ -12,7 +12,7 @@
 namespace obliq::cuda::detail {
 
 template <class T> struct FlatModel {
-  std::vector<int> ints;  // parent, joint_type, idx_q, idx_v, contact_body_a, contact_body_b
+  std::vector<int> ints;  // parent, joint_type, idx_q, idx_v, velocity_parent (when set), contact bodies
   std::vector<T> reals;   // placement_R, placement_p, axis, mass, com, inertia, contact points, normals, offsets
 };
 
@@ -23,6 +23,7 @@ template <class T, class Ints, class Reals> void for_each_model_array(const mode
   ints(&model::ModelView<T>::joint_type, nb);
   ints(&model::ModelView<T>::idx_q, nb);
   ints(&model::ModelView<T>::idx_v, nb);
+  ints(&model::ModelView<T>::velocity_parent, m.velocity_parent ? std::size_t(m.nv) : 0);
   ints(&model::ModelView<T>::contact_body_a, nc);
   ints(&model::ModelView<T>::contact_body_b, nc);
   reals(&model::ModelView<T>::placement_R, 9 * nb);
@@ -45,12 +46,13 @@ template <class T> FlatModel<T> flatten(const model::ModelView<T>& m) {
   return f;
 }
 
-// m's sizes and gravity, its arrays read from a copy of flatten(m) at (ints, reals).
+// m's sizes and gravity, its arrays read from a copy of flatten(m) at (ints, reals); an array
+// that m leaves null stays null (velocity_parent: the dense factor of M).
 template <class T> model::ModelView<T> flat_view(const model::ModelView<T>& m, const int* ints, const T* reals) {
   model::ModelView<T> v = m;
   for_each_model_array(
-      m, [&](auto member, std::size_t n) { v.*member = ints, ints += n; },
-      [&](auto member, std::size_t n) { v.*member = reals, reals += n; });
+      m, [&](auto member, std::size_t n) { v.*member = m.*member ? ints : nullptr, ints += n; },
+      [&](auto member, std::size_t n) { v.*member = m.*member ? reals : nullptr, reals += n; });
   return v;
 }
 

@@ -4,11 +4,12 @@
 //
 //   bench_model_vs_pinocchio --urdf FILE --pinocchio-model FILE.txt --states FILE
 //                            --contact LINK:x,y,z ... [--e E] [--rounds R] [--tol T]
-//                            [--profile obliq|pinocchio]
+//                            [--profile obliq|obliq-dense|pinocchio]
 //
 // obliq: its own URDF loader (urdfdom), evaluate_batch (M, h, contact rows, gaps, Adot qdot for
 // the whole batch) then solve_impact with the projection law (every row closed, restitution e),
-// threads = 1. Pinocchio: the model its own URDF parser built, saved by Python's pin as a text
+// threads = 1, M factored along the kinematic tree (docs/math.md 9); "obliq dense M" is the same
+// with the model's tree removed (the dense Cholesky of M, as for raw scenarios). Pinocchio: the model its own URDF parser built, saved by Python's pin as a text
 // archive (Pinocchio's parser library cannot share a process with Debian's urdfdom that obliq
 // links); contact frames c0, c1, ... added there on the same links and points. Pinocchio is used
 // header-only, compiled here with the same compiler and flags as obliq. Per state it does the same
@@ -35,6 +36,7 @@
 #include <pinocchio/serialization.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -170,14 +172,18 @@ int main(int argc, char** argv) try {
   obliq::ImpactResults<double> res;
   obliq::RunOptions run;
   run.threads = 1;
+  obliq::model::Model om_dense = om;  // the same model without its tree: the dense factor of M
+  om_dense.velocity_parent.clear();
   auto obliq_eval = [&] { obliq::model::evaluate_batch(om, Q, V, batch, eval_status, 1); };
-  auto obliq_impact = [&] {
-    obliq_eval();
+  auto obliq_impact_of = [&](const obliq::model::Model& model) {
+    obliq::model::evaluate_batch(model, Q, V, batch, eval_status, 1);
     std::fill(batch.phi_u.begin(), batch.phi_u.end(), 0.0);
     std::fill(batch.e.begin(), batch.e.end(), args.e);
     std::fill(batch.law.begin(), batch.law.end(), std::uint8_t(obliq::Law::projection));
     obliq::solve_impact(batch, res, run);
   };
+  auto obliq_impact = [&] { obliq_impact_of(om); };
+  auto obliq_impact_dense = [&] { obliq_impact_of(om_dense); };
   PinocchioSide pin(pm, om.ncontacts(), args.e);
   auto pin_eval = [&] {
     for (int s = 0; s < count; ++s) {
@@ -195,8 +201,10 @@ int main(int argc, char** argv) try {
   };
 
   if (!args.profile.empty()) {
-    if (args.profile != "obliq" && args.profile != "pinocchio") throw std::invalid_argument("--profile obliq|pinocchio");
-    for (int r = 0; r < 5 * args.rounds; ++r) args.profile == "obliq" ? obliq_impact() : pin_fk();
+    if (args.profile != "obliq" && args.profile != "obliq-dense" && args.profile != "pinocchio")
+      throw std::invalid_argument("--profile obliq|obliq-dense|pinocchio");
+    for (int r = 0; r < 5 * args.rounds; ++r)
+      args.profile == "obliq" ? obliq_impact() : args.profile == "obliq-dense" ? obliq_impact_dense() : pin_fk();
     return 0;
   }
 
@@ -224,9 +232,17 @@ int main(int argc, char** argv) try {
     worst_rows = std::max(worst_rows, (ado - pin.Adot_qdot).norm() / std::max(pin.Adot_qdot.norm(), 1e-300));
   }
 
-  double t_oe = 1e300, t_oi = 1e300, t_pe = 1e300, t_pf = 1e300, t_pa = 1e300;
+  // The tree and the dense factor give the same answers to rounding (tests/model/tree_factor_test.cpp).
+  const std::vector<double> tree_v = res.qdot_plus;
+  obliq_impact_dense();
+  double worst_dense = 0;
+  for (std::size_t k = 0; k < tree_v.size(); ++k)
+    worst_dense = std::max(worst_dense, std::abs(tree_v[k] - res.qdot_plus[k]) / (1 + std::abs(res.qdot_plus[k])));
+
+  double t_oe = 1e300, t_oi = 1e300, t_od = 1e300, t_pe = 1e300, t_pf = 1e300, t_pa = 1e300;
   for (int r = 0; r < args.rounds; ++r) {
     t_oi = std::min(t_oi, obliq::bench::best_time_us(obliq_impact, count));
+    t_od = std::min(t_od, obliq::bench::best_time_us(obliq_impact_dense, count));
     t_pf = std::min(t_pf, obliq::bench::best_time_us(pin_fk, count));
     t_pa = std::min(t_pa, obliq::bench::best_time_us(pin_all, count));
     t_oe = std::min(t_oe, obliq::bench::best_time_us(obliq_eval, count));
@@ -240,6 +256,8 @@ int main(int argc, char** argv) try {
                         {"e", args.e},
                         {"obliq_eval_us", t_oe},
                         {"obliq_eval_impact_us", t_oi},
+                        {"obliq_eval_impact_dense_us", t_od},
+                        {"worst_tree_vs_dense_rel_diff", worst_dense},
                         {"pinocchio_eval_us", t_pe},
                         {"pinocchio_fk_crba_nle_impulse_us", t_pf},
                         {"pinocchio_allterms_impulse_us", t_pa},

@@ -67,6 +67,10 @@ template <class T> struct Batch {
   std::vector<std::uint8_t> law;  // (count), Law
   std::vector<T> gap_tol;    // (count)
   std::vector<T> vel_tol;    // (count)
+  // The kinematic tree of the velocity coordinates, shared by every scenario (n entries,
+  // parent[i] < i, -1 for a root; empty: none). The model layer fills it (evaluate_batch); with
+  // it each M is factored along the tree (docs/math.md (M1)-(M3)), where M has its pattern.
+  std::vector<int> parent;
 
   Batch() = default;
   // All inputs zero, M = I, law = complementarity, tolerances 1e-9. Throws std::invalid_argument

@@ -54,6 +54,7 @@ template <class T> struct HostBatchView {
   HostArray<const std::uint8_t> law;  // (count), Law      null = complementarity
   HostArray<const T> gap_tol;    // (count)                null = 1e-9
   HostArray<const T> vel_tol;    // (count)                null = 1e-9
+  const int* parent = nullptr;   // (n) kinematic tree, shared (Batch::parent); null = none
 
   // Outputs (scenario_stride must not be 0 when count > 1).
   HostArray<T> qdot_plus;            // (count x n)            impact
@@ -66,6 +67,10 @@ template <class T> struct HostBatchView {
   HostArray<std::uint8_t> active;    // (count x m_u)          both
   HostArray<Status> status;          // (count)                both
 };
+
+// Throws std::invalid_argument naming `what` unless parent (n entries) numbers a tree parents
+// first: -1 <= parent[i] < i. A null parent is valid (no tree).
+void check_tree(const int* parent, std::size_t size, int n, const char* what);
 
 // Views of an owning batch and its results (scenario-contiguous blocks).
 template <class T> HostBatchView<T> host_view(const Batch<T>& in);

@@ -7,6 +7,7 @@
 
 #include <Eigen/Dense>
 #include <string>
+#include <vector>
 
 #include "obliq/core/scenario_view.hpp"
 #include "obliq/core/status.hpp"
@@ -38,6 +39,10 @@ struct Scenario {
   Law law = Law::complementarity;
   double gap_tol = 1e-9;
   double vel_tol = 1e-9;
+  // The kinematic tree of the velocity coordinates when the model layer knows it (n entries,
+  // parent[i] < i, -1 for a root; Batch::get fills it from Batch::parent): M is then factored
+  // along the tree where it has the tree's pattern (docs/math.md 9). Empty: the dense factor.
+  std::vector<int> parent;
 
   Shape shape() const { return {int(M.rows()), int(A_b.rows()), int(A_u.rows())}; }
   // A scenario with every optional vector zero-filled to its shape.

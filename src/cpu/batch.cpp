@@ -84,6 +84,18 @@ template <class T> void Batch<T>::check() const {
   check_size(law, "law", count, 1, shape);
   check_size(gap_tol, "gap_tol", count, 1, shape);
   check_size(vel_tol, "vel_tol", count, 1, shape);
+  if (!parent.empty()) check_tree(parent.data(), parent.size(), shape.n, "obliq::Batch: parent");
+}
+
+void check_tree(const int* parent, std::size_t size, int n, const char* what) {
+  if (parent == nullptr) return;
+  if (size != std::size_t(n))
+    throw std::invalid_argument(std::string(what) + " has " + std::to_string(size) + " entries, expected n = " +
+                                std::to_string(n));
+  for (int i = 0; i < n; ++i)
+    if (parent[i] < -1 || parent[i] >= i)
+      throw std::invalid_argument(std::string(what) + "[" + std::to_string(i) + "] = " + std::to_string(parent[i]) +
+                                  ": a tree numbered parents first needs -1 <= parent[i] < i");
 }
 
 template <class T> void Batch<T>::set(std::size_t s, const Scenario& sc) {
@@ -129,6 +141,7 @@ template <class T> HostBatchView<T> host_view(const Batch<T>& b) {
   v.law = {b.law.data(), 1, 1};
   v.gap_tol = {b.gap_tol.data(), 1, 1};
   v.vel_tol = {b.vel_tol.data(), 1, 1};
+  v.parent = b.parent.empty() ? nullptr : b.parent.data();
   return v;
 }
 

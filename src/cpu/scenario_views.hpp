@@ -34,6 +34,7 @@ template <class T> ScenarioView<T> scenario_view(const HostBatchView<T>& b, std:
   v.m_b = mb;
   v.m_u = mu;
   v.M = mat_at(b.M, s, n, n);
+  v.parent = b.parent;
   v.qdot = vec_at(b.qdot, s, n);
   v.h = vec_at(or_value(b.h, zero), s, n);
   v.u = vec_at(or_value(b.u, zero), s, n);
@@ -103,6 +104,7 @@ template <class T> Scenario to_scenario(const ScenarioView<T>& v) {
   sc.law = v.law;
   sc.gap_tol = double(v.gap_tol);
   sc.vel_tol = double(v.vel_tol);
+  if (v.parent) sc.parent.assign(v.parent, v.parent + v.n);
   return sc;
 }
 

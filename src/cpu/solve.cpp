@@ -71,6 +71,7 @@ template <class T> void check_view(const HostBatchView<T>& v, Kind kind) {
   require(v.qdot, "qdot", true);
   require(v.A_b, "A_b (m_b > 0)", s.m_b > 0);
   require(v.A_u, "A_u (m_u > 0)", s.m_u > 0);
+  check_tree(v.parent, std::size_t(s.n), s.n, "obliq::HostBatchView: parent");
   if (kind == Kind::impact) {
     require_output(v.qdot_plus, "qdot_plus", v.count);
     require_output(v.impulse, "impulse", v.count);

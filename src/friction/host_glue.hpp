@@ -16,7 +16,8 @@ namespace obliq::friction {
 inline bool host_inputs_fit(const Scenario& s, const Friction& f, bool dynamics) {
   const long n = s.M.rows(), mu_rows = s.A_u.rows(), m = s.A_b.rows() + mu_rows;
   const bool common = (f.dim == 2 || f.dim == 3) && s.M.cols() == n && s.qdot.size() == n && s.phi_u.size() == mu_rows &&
-                      s.A_b.cols() == n && s.A_u.cols() == n && f.mu.size() == mu_rows;
+                      s.A_b.cols() == n && s.A_u.cols() == n && f.mu.size() == mu_rows &&
+                      (s.parent.empty() || long(s.parent.size()) == n);
   if (dynamics)
     return common && s.h.size() == n && s.u.size() == n && s.Adot_qdot.size() == m &&
            (f.Adot_qdot_t.size() == 0 || f.Adot_qdot_t.size() == f.A_t.rows());

@@ -45,6 +45,7 @@ template <class T> struct Views {
     in.law = s.law;
     in.gap_tol = T(s.gap_tol);
     in.vel_tol = T(s.vel_tol);
+    in.parent = s.parent.empty() ? nullptr : s.parent.data();
     fr.dim = f.dim;
     fr.A_t = mat_view<const T>(A_t.data(), int(A_t.rows()), int(A_t.cols()));
     fr.mu = vec_view<const T>(mu.data(), int(mu.size()));

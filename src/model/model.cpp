@@ -28,6 +28,7 @@ template <class T> ModelView<T> ModelT<T>::view() const {
   v.joint_type = joint_type.data();
   v.idx_q = idx_q.data();
   v.idx_v = idx_v.data();
+  v.velocity_parent = velocity_parent.size() == std::size_t(nv) ? velocity_parent.data() : nullptr;
   v.placement_R = placement_R.data();
   v.placement_p = placement_p.data();
   v.axis = axis.data();
@@ -56,6 +57,7 @@ template <class T> template <class U> ModelT<U> ModelT<T>::cast() const {
   o.joint_type = joint_type;
   o.idx_q = idx_q;
   o.idx_v = idx_v;
+  o.velocity_parent = velocity_parent;
   o.placement_R = conv(placement_R);
   o.placement_p = conv(placement_p);
   o.axis = conv(axis);
@@ -78,6 +80,7 @@ template <class T> template <class U> ModelT<U> ModelT<T>::cast() const {
 template struct ModelT<double>;
 template struct ModelT<float>;
 template ModelT<float> ModelT<double>::cast<float>() const;
+template ModelT<double> ModelT<double>::cast<double>() const;  // a copy: generic code casts to its T
 
 namespace {
 void push_mat(std::vector<double>& dst, const Eigen::Matrix3d& R) {
@@ -99,6 +102,9 @@ int add_body(Model& m, const std::string& joint_name, int parent, JointType type
   m.joint_type.push_back(int(type));
   m.idx_q.push_back(m.nq);
   m.idx_v.push_back(m.nv);
+  // The joint's coordinates form a chain below the last coordinate of the parent body's joint.
+  const int above = parent < 0 ? -1 : m.idx_v[std::size_t(parent)] + joint_nv(JointType(m.joint_type[std::size_t(parent)])) - 1;
+  for (int k = 0; k < joint_nv(type); ++k) m.velocity_parent.push_back(k == 0 ? above : m.nv + k - 1);
   m.nq += joint_nq(type);
   m.nv += joint_nv(type);
   push_mat(m.placement_R, R0);
@@ -228,6 +234,7 @@ void evaluate_batch(const ModelT<T>& m, const StatesRef<T>& Q, const StatesRef<T
   const std::size_t count = std::size_t(Q.rows());
   const Shape shape{m.nv, m.n_bilateral, m.n_unilateral()};
   batch = Batch<T>(shape, count);
+  if (m.velocity_parent.size() == std::size_t(m.nv)) batch.parent = m.velocity_parent;
   status.assign(count, Status::ok);
   if (extras) {
     extras->com.setZero(count, 3);

@@ -123,12 +123,13 @@ TEST(Identities, ClosedFormEq49MatchesDelassusForm) {
     // Delassus form: lambda = W^+ (t - A v_f), t = -E A q.
     RowMatd L = b.M;
     ASSERT_TRUE(dense::cholesky(view(L)));
+    const MassFactor<double> F{cview(L), nullptr};  // the dense factor, M = L L^T
     Eigen::VectorXd v_f = q + b.M.llt().solve(i_u);
     Eigen::VectorXd t = -(E.asDiagonal() * (b.A * q));
     DelassusFactor<double> f;
-    ASSERT_EQ(factor_delassus(cview(b.A), cview(L), f, arena), Status::ok);
+    ASSERT_EQ(factor_delassus(cview(b.A), F, f, arena), Status::ok);
     Eigen::VectorXd v(n), lam(m), imp(n);
-    solve_equality(f, cview(b.A), cview(L), vec_view<const double>(v_f.data(), n), vec_view<const double>(t.data(), m),
+    solve_equality(f, cview(b.A), F, vec_view<const double>(v_f.data(), n), vec_view<const double>(t.data(), m),
                    vec_view(v.data(), n), vec_view(lam.data(), m), vec_view(imp.data(), n), arena);
     const double scale = 1 + q.norm() + i_u.norm() + v.norm();
     EXPECT_LE((v - v49).norm(), 1e-6 * scale) << "n=" << n << " m=" << m << " rank=" << b.rank;

@@ -123,8 +123,9 @@ TEST(SimulatorGlue, FlatModelViewReadsTheModel) {
   const auto v = m.view();
   const cu::FlatModel<double> f = cu::flatten(v);
   const auto w = cu::flat_view(v, f.ints.data(), f.reals.data());
-  EXPECT_EQ(f.ints.size(), std::size_t(4 * m.nbodies() + 2 * m.ncontacts()));
+  EXPECT_EQ(f.ints.size(), std::size_t(4 * m.nbodies() + m.nv + 2 * m.ncontacts()));
   EXPECT_EQ(f.reals.size(), std::size_t(28 * m.nbodies() + 10 * m.ncontacts()));
+  for (int k = 0; k < m.nv; ++k) EXPECT_EQ(w.velocity_parent[k], m.velocity_parent[std::size_t(k)]);
   for (int i = 0; i < m.nbodies(); ++i) {
     EXPECT_EQ(w.parent[i], m.parent[i]);
     EXPECT_EQ(w.idx_v[i], m.idx_v[i]);

@@ -14,6 +14,10 @@ enum class Law : int { projection = 0, complementarity = 1 };
 template <class T> struct ScenarioView {
   int n = 0, m_b = 0, m_u = 0;
   MatView<const T> M;          // n x n, SPD
+  // The kinematic tree of the velocity coordinates (n entries, parent[i] < i, -1 for a root) when
+  // the model layer knows it: M is then factored along the tree (mechanics/mass_factor.hpp,
+  // docs/math.md (M1)-(M3)); null (raw scenario lines): the dense Cholesky.
+  const int* parent = nullptr;
   VecView<const T> qdot;       // n
   VecView<const T> h;          // n (dynamics)
   VecView<const T> u;          // n (dynamics)

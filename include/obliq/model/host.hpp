@@ -28,6 +28,7 @@ template <class T> struct ModelT {
   int nq = 0, nv = 0, n_bilateral = 0;
   std::vector<std::string> joint_names;  // (nbodies)
   std::vector<int> parent, joint_type, idx_q, idx_v;
+  std::vector<int> velocity_parent;  // (nv) see ModelView::velocity_parent; filled by add_body
   std::vector<T> placement_R, placement_p, axis, mass, com, inertia;
   std::vector<int> contact_body_a, contact_body_b;
   std::vector<T> contact_point_a, contact_point_b, contact_normal, contact_offset;

@@ -45,6 +45,9 @@ template <class T> struct ModelView {
   const int* joint_type = nullptr;  // (nbodies) JointType
   const int* idx_q = nullptr;       // (nbodies) first configuration coordinate
   const int* idx_v = nullptr;       // (nbodies) first velocity coordinate
+  const int* velocity_parent = nullptr;  // (nv) the velocity coordinates' tree: the previous
+                                         // coordinate of the same joint, else the last of the
+                                         // parent body's joint, -1 at the world (mass_factor.hpp)
   const T* placement_R = nullptr;   // (nbodies x 9) R0, row-major, in the parent frame
   const T* placement_p = nullptr;   // (nbodies x 3) p0
   const T* axis = nullptr;          // (nbodies x 3) unit joint axis in the joint frame

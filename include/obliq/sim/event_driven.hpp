@@ -94,6 +94,7 @@ OBLIQ_HD Status held_acceleration(const System& sys, const StepParams<T>& p, con
   const int t = with_friction ? (sys.dim() - 1) * m_u : 0;
   const std::size_t mark = arena.mark();
   SystemEval<T> ev = take_system_eval(nv, m, arena);
+  ev.parent = sys.mass_tree();
   if (with_friction) ev.A_t = arena.mat(t, nv), ev.Adot_qdot_t = arena.vec(t);
   VecView<T> lambda = arena.vec(m), held_gap = arena.vec(m_u), lambda_t = arena.vec(t);
   VecView<std::uint8_t> rows = take_flags(m_u, arena);
@@ -354,6 +355,7 @@ OBLIQ_HD Status event_driven_advance(const System& sys, const StepParams<T>& p, 
   const int d1 = sys.dim() - 1, t = with_friction ? d1 * m_u : 0;
   const std::size_t mark = arena.mark();
   SystemEval<T> ev = take_system_eval(nv, m, arena);
+  ev.parent = sys.mass_tree();
   if (with_friction) ev.A_t = arena.mat(t, nv), ev.Adot_qdot_t = arena.vec(t);
   VecView<T> q1 = arena.vec(nq), v1 = arena.vec(nv), qb = arena.vec(nq), vb = arena.vec(nv);
   VecView<T> base = arena.vec(m_u);

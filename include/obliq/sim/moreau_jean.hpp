@@ -51,6 +51,7 @@ OBLIQ_HD ScenarioView<T> impact_problem(const SystemEval<T>& ev, int m_b, int m_
   in.m_b = m_b;
   in.m_u = m_u;
   in.M = ev.M.as_const();
+  in.parent = ev.parent;
   in.qdot = v;
   in.h = ev.h.as_const();
   in.i_u = i_u;
@@ -82,6 +83,7 @@ OBLIQ_HD Status moreau_jean_step(const System& sys, const StepParams<T>& p, cons
   const bool with_friction = frictional(c, m_u);
   const std::size_t mark = arena.mark();
   SystemEval<T> ev = take_system_eval(nv, m, arena);
+  ev.parent = sys.mass_tree();
   if (with_friction) ev.A_t = arena.mat((sys.dim() - 1) * m_u, nv);
   VecView<T> i_u = arena.vec(nv), g_u = arena.vec(m_u), v_plus = arena.vec(nv), impulse = arena.vec(nv),
              v_theta = arena.vec(nv), lambda = arena.vec(m);

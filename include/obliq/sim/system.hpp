@@ -43,6 +43,7 @@ template <class T> struct SystemEval {
   VecView<T> Adot_qdot;  // m
   MatView<T> A_t;        // (dim - 1) m_u x nv tangent rows; 0 rows: not asked for (no friction)
   VecView<T> Adot_qdot_t;  // (dim - 1) m_u: their drift (size 0: not asked for)
+  const int* parent = nullptr;  // nv: M's kinematic tree (the system's mass_tree()), or null
 };
 
 template <class T> OBLIQ_HD SystemEval<T> take_system_eval(int nv, int m, Arena<T>& arena) {
@@ -66,6 +67,8 @@ template <class T> struct ModelSystem {
   OBLIQ_HD int m_b() const { return model.n_bilateral; }
   OBLIQ_HD int m_u() const { return model.ncontacts - model.n_bilateral; }
   OBLIQ_HD int dim() const { return 3; }
+  // The velocity coordinates' tree, along which M is factored (core/mechanics/mass_factor.hpp).
+  OBLIQ_HD const int* mass_tree() const { return model.velocity_parent; }
   // data_size, and the tangent rows' drift (unused by the steppers: Moreau-Jean needs no drift).
   OBLIQ_HD std::size_t workspace() const { return model::data_size(model) + 2 * std::size_t(m_u()) + 8; }
 
@@ -123,6 +126,7 @@ template <class T> struct LinearSystem {
   OBLIQ_HD int m_b() const { return mb; }
   OBLIQ_HD int m_u() const { return mu; }
   OBLIQ_HD int dim() const { return tdim; }
+  OBLIQ_HD const int* mass_tree() const { return nullptr; }  // raw M: no known structure
   OBLIQ_HD std::size_t workspace() const { return 0; }
 
   OBLIQ_HD Status evaluate(VecView<const T> q, VecView<const T> v, const SystemEval<T>& out, Arena<T>&) const {

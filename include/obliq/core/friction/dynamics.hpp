@@ -50,7 +50,7 @@ OBLIQ_HD Status dynamics_solve(const ScenarioView<T>& in, const FrictionView<T>&
   MatView<T> slide = arena.mat(k, d - 1);
   if (arena.overflow) return Status::bad_shape;
   for (int i = 0; i < n; ++i) a_f[i] = in.u[i] - in.h[i];
-  dense::cholesky_solve(s.L.as_const(), a_f);
+  solve_mass(s.mass, a_f);
   dense::gemv(T(1), s.A.as_const(), a_f.as_const(), T(0), q);
   for (int i = 0; i < s.m_b; ++i) q[i] += in.Adot_qdot[i];
   int sliding = 0;

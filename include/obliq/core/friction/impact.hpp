@@ -56,7 +56,7 @@ OBLIQ_HD Status impact_solve(const ScenarioView<T>& in, const FrictionView<T>& f
   VecView<T> v_f = arena.vec(n), q = arena.vec(m), r = arena.vec(m), u = arena.vec(m), scratch = arena.vec(n);
   if (arena.overflow) return Status::bad_shape;
   dense::copy(in.i_u, v_f);
-  if (dense::max_abs(in.i_u) != T(0)) dense::cholesky_solve(s.L.as_const(), v_f);
+  if (dense::max_abs(in.i_u) != T(0)) solve_mass(s.mass, v_f);
   dense::axpy(T(1), in.qdot, v_f);
   dense::gemv(T(1), s.A.as_const(), v_f.as_const(), T(0), q);
   for (int c = 0; c < k; ++c) {  // Newton restitution on the candidates' normal (and tangent) rows
@@ -77,9 +77,9 @@ OBLIQ_HD Status impact_solve(const ScenarioView<T>& in, const FrictionView<T>& f
     if (fo.report) fo.report->status = Status::not_certified;
     return Status::not_certified;
   }
-  *out.kinetic_energy_pre = kinetic_energy_chol(s.L.as_const(), in.qdot);
-  *out.kinetic_energy_post = kinetic_energy_chol(s.L.as_const(), out.qdot_plus.as_const());
-  const T kf = kinetic_energy_chol(s.L.as_const(), v_f.as_const());
+  *out.kinetic_energy_pre = kinetic_energy(s.mass, in.qdot);
+  *out.kinetic_energy_post = kinetic_energy(s.mass, out.qdot_plus.as_const());
+  const T kf = kinetic_energy(s.mass, v_f.as_const());
   *out.energy_consistent = *out.kinetic_energy_post <= kf + scalar_traits<T>::energy_tol * kf ? 1 : 0;
   return Status::ok;
 }

@@ -18,6 +18,7 @@
 #include "obliq/core/friction/cone_solver.hpp"
 #include "obliq/core/friction/painleve.hpp"
 #include "obliq/core/friction/pyramid.hpp"
+#include "obliq/core/mechanics/mass_factor.hpp"
 #include "obliq/core/scenario_view.hpp"
 
 namespace obliq::friction {
@@ -49,9 +50,10 @@ template <class T> struct FrictionOutView {
 
 // The contact-space system of the rows taking part.
 template <class T> struct System {
-  MatView<T> L;  // n x n, chol(M)
+  MassFactor<T> mass;       // M = F F^T, dense or along the tree (mechanics/mass_factor.hpp)
+  MatView<T> mass_storage;  // n x n, the factor's entries
   MatView<T> A;  // m x n, m = m_b + dim k
-  MatView<T> Z;  // n x m, L^-1 A^T
+  MatView<T> Z;  // n x m, F^-1 A^T
   MatView<T> W;  // m x m
   IndexView<T> row_of;  // k: the unilateral row of each candidate contact
   VecView<T> mu;        // k
@@ -115,22 +117,21 @@ OBLIQ_HD bool has_friction(const ScenarioView<T>& in, const FrictionView<T>& fr,
   return false;
 }
 
-// L, the stacked rows, Z and W. Status::not_spd when M does not factor.
+// The factor of M, the stacked rows, Z and W. Status::not_spd when M does not factor.
 template <class T>
 OBLIQ_HD Status setup_system(const ScenarioView<T>& in, const FrictionView<T>& fr, VecView<const std::uint8_t> active,
                              int k, System<T>& s, Arena<T>& arena) {
   const int n = in.n, d = fr.dim;
   s.m_b = in.m_b, s.k = k, s.dim = d;
   const int m = s.size();
-  s.L = arena.mat(n, n);
+  s.mass_storage = arena.mat(n, n);
   s.A = arena.mat(m, n);
   s.Z = arena.mat(n, m);
   s.W = arena.mat(m, m);
   s.row_of = IndexView<T>{arena.take(std::size_t(k)), k, arena.stride};
   s.mu = arena.vec(k);
   if (arena.overflow) return Status::bad_shape;
-  dense::copy(in.M, s.L);
-  if (!dense::cholesky(s.L)) return Status::not_spd;
+  if (!factor_mass(in.M, in.parent, s.mass_storage, s.mass)) return Status::not_spd;
   for (int i = 0; i < in.m_b; ++i) dense::copy(in.A_b.row(i), s.A.row(i));
   int c = 0;
   for (int i = 0; i < in.m_u; ++i) {
@@ -143,7 +144,7 @@ OBLIQ_HD Status setup_system(const ScenarioView<T>& in, const FrictionView<T>& f
     ++c;
   }
   dense::copy(s.A.as_const().transpose(), s.Z);
-  dense::solve_lower(s.L.as_const(), s.Z);
+  whiten(s.mass, s.Z);
   dense::gram(s.Z, s.W);
   return Status::ok;
 }
@@ -168,14 +169,14 @@ OBLIQ_HD Report<T> solve_problem(const Problem<T>& p, const FrictionView<T>& fr,
   return rep;
 }
 
-// x = x_f + L^-T Z r, impulse = A^T r, and the multipliers in the scenario's numbering:
+// x = x_f + F^-T Z r, impulse = A^T r, and the multipliers in the scenario's numbering:
 // lambda (m_b + m_u: bilateral, then the normal reaction of each unilateral row), lambda_t.
 template <class T>
 OBLIQ_HD void finish(const System<T>& s, VecView<const T> x_f, VecView<const T> r, VecView<T> x, VecView<T> impulse,
                      VecView<T> lambda, VecView<T> lambda_t) {
   const int m = s.size();
   dense::gemv(T(1), s.Z.as_const(), r, T(0), x);
-  dense::solve_lower_transpose(s.L.as_const(), x);
+  unwhiten(s.mass, x);
   dense::axpy(T(1), x_f, x);
   dense::gemv(T(1), s.A.as_const().transpose(), r, T(0), impulse);
   dense::fill(lambda, T(0));

@@ -6,17 +6,17 @@
 // multipliers lambda_u >= 0 complementary to the slack (Newton's law for impacts, Gauss's
 // principle with the contact LCP of seed 004 for dynamics).
 //
-// Method, in whitened coordinates xi = L^T (x - x_f) (M = L L^T), where the problem is the
+// Method, in whitened coordinates xi = F^T (x - x_f) (M = F F^T, mass_factor.hpp), where the problem is the
 // Euclidean least-distance problem min 1/2 |xi|^2, Ytilde_b xi = d_b, Z^T xi >= d_u:
 //  0. equilibration: each row and its target are multiplied by a power of two that brings the
 //     row's largest entry into [1, 2) (exact; x does not change), so that no square below
 //     overflows or underflows whatever the rows' scales (docs/certificate.md, "Scales").
 //  1. equality rows: reduce A_b to its r_b orthonormal rows (delassus.hpp); targets that no
 //     x can meet make the problem infeasible (docs/math.md 1). xi_b = Y_b H_b^-1 g_b.
-//  2. inequality rows: Z = L^-1 A_u^T projected off the equality rows' whitened span,
+//  2. inequality rows: Z = F^-1 A_u^T projected off the equality rows' whitened span,
 //     Z' = (I - Q Q^T) Z with Q from a Householder QR of Y_b (backward stable: the projection
 //     of a row in that span is rounding noise, eps |Z_j|). A column left with no more than
-//     16 max(m, n) eps cond_L |Z_j| (cond_L = max L_ii / min L_ii) is a row that depends on the
+//     16 max(m, n) eps cond_L |Z_j| (cond_L = max F_ii / min F_ii) is a row that depends on the
 //     equality rows: it is set to exactly zero, and its row of the LCP reads 0 >= -b'_j,
 //     feasible when b'_j >= -tol_f s_j (then b'_j is taken as >= 0), infeasible otherwise.
 //     Then the reduced Delassus matrix W' = Z'^T Z' (PSD; singular for dependent contacts),
@@ -31,7 +31,7 @@
 //     infeasible (the smallest relaxation that works is kept: nearly dependent rows at an angle
 //     delta let x move by the relaxation / delta). (Rows that are met only to rounding,
 //     such as opposing resting rows a and -c a whose targets differ by noise, are feasible.)
-//  3. x = x_f + L^-T (xi_b + Z' lambda_u); impulse f = M (x - x_f) = L (xi_b + Z' lambda_u).
+//  3. x = x_f + F^-T (xi_b + Z' lambda_u); impulse f = M (x - x_f) = F (xi_b + Z' lambda_u).
 //  4. multipliers (docs/math.md 7), on the rows as given (not equilibrated): the minimum-norm valid
 //     one, argmin |lambda| s.t. A_act^T lambda = f, lambda_u >= 0 on the binding rows, 0
 //     elsewhere. With the SVD of the binding rows A_act, lambda = lambda_0 + N y,
@@ -63,7 +63,7 @@ template <class T> OBLIQ_HD std::size_t complementarity_workspace(int n, int m_b
 // A (m x n): the first m_b rows are equalities, the other k = m - m_b rows inequalities.
 // Outputs x (n), lambda (m, in A's row order), impulse (n).
 template <class T>
-OBLIQ_HD Status solve_complementarity(MatView<const T> A0, int m_b, MatView<const T> L, VecView<const T> x_f,
+OBLIQ_HD Status solve_complementarity(MatView<const T> A0, int m_b, const MassFactor<T>& L, VecView<const T> x_f,
                                       VecView<const T> t0, VecView<T> x, VecView<T> lambda, VecView<T> impulse,
                                       Arena<T>& arena, lcp::Solver solver = lcp::Solver::lemke) {
   const int m = A0.rows, n = A0.cols, k = m - m_b;
@@ -72,7 +72,7 @@ OBLIQ_HD Status solve_complementarity(MatView<const T> A0, int m_b, MatView<cons
   // 0. Equilibrated rows A and targets t (powers of two: exact).
   MatView<T> As = arena.mat(m, n);
   VecView<T> ts = arena.vec(m), bscale = arena.vec(m);
-  VecView<T> xi = arena.vec(n);  // whitened impulse direction L^-1 f
+  VecView<T> xi = arena.vec(n);  // whitened impulse direction F^-1 f
   if (arena.overflow) return Status::bad_shape;
   for (int i = 0; i < m; ++i) {
     const T p = dense::pow2_inverse(dense::max_abs(A0.row(i)));
@@ -102,13 +102,13 @@ OBLIQ_HD Status solve_complementarity(MatView<const T> A0, int m_b, MatView<cons
     dense::gemv(T(1), fb.Y.as_const(), g.as_const(), T(0), xi);
   }
 
-  // 2. Inequality rows: Z' = (I - Q Q^T) L^-1 A_u^T, W' = Z'^T Z', b' = A_u x_b - t_u.
+  // 2. Inequality rows: Z' = (I - Q Q^T) F^-1 A_u^T, W' = Z'^T Z', b' = A_u x_b - t_u.
   MatView<T> Z = arena.mat(n, k);
   MatView<T> Wr = arena.mat(k, k);
   VecView<T> b = arena.vec(k), z = arena.vec(k), w = arena.vec(k), x_b = arena.vec(n), zsize = arena.vec(k);
   if (arena.overflow) return Status::bad_shape;
   dense::copy(A_u.transpose(), Z);
-  dense::solve_lower(L, Z);
+  whiten(L, Z);
   for (int j = 0; j < k; ++j) zsize[j] = dense::max_abs(Z.col(j).as_const());
   if (r_b > 0) {
     MatView<T> Q = arena.mat(n, r_b);
@@ -121,11 +121,11 @@ OBLIQ_HD Status solve_complementarity(MatView<const T> A0, int m_b, MatView<cons
       for (int j = 0; j < k; ++j) Z(i, j) = T(0);
     dense::apply_q(Q.as_const(), beta.as_const(), Z);
   }
-  T lmax = T(0), lmin = L(0, 0);
-  for (int i = 0; i < n; ++i) lmax = max_(lmax, L(i, i)), lmin = min_(lmin, L(i, i));
+  T lmax = T(0), lmin = L.diagonal(0);
+  for (int i = 0; i < n; ++i) lmax = max_(lmax, L.diagonal(i)), lmin = min_(lmin, L.diagonal(i));
   const T tau_dep = T(16) * T(max_(m, n)) * eps * (lmax / lmin);
   dense::copy(xi, x_b);
-  dense::solve_lower_transpose(L, x_b);
+  unwhiten(L, x_b);
   dense::axpy(T(1), x_f, x_b);
   for (int i = 0; i < k; ++i) {
     const VecView<const T> a = A_u.row(i);
@@ -169,13 +169,9 @@ OBLIQ_HD Status solve_complementarity(MatView<const T> A0, int m_b, MatView<cons
   // 3. x and the impulse.
   dense::gemv(T(1), Z.as_const(), z.as_const(), T(1), xi);
   dense::copy(xi, x);
-  dense::solve_lower_transpose(L, x);
+  unwhiten(L, x);
   dense::axpy(T(1), x_f, x);
-  for (int i = n - 1; i >= 0; --i) {  // impulse = L xi (lower triangular product)
-    T s = T(0);
-    for (int j = 0; j <= i; ++j) s += L(i, j) * xi[j];
-    impulse[i] = s;
-  }
+  times_factor(L, xi.as_const(), impulse);  // impulse = M (x - x_f) = F xi
 
   // 4. Minimum-norm valid multipliers over the binding rows: a row carrying force in the LCP's
   //    answer (z_i > 0), or one whose slack w_i is zero at the scale of its terms: to tol_b

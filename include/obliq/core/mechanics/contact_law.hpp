@@ -8,26 +8,27 @@
 #include "obliq/core/mechanics/complementarity.hpp"
 #include "obliq/core/mechanics/constraint_rows.hpp"
 #include "obliq/core/mechanics/delassus.hpp"
+#include "obliq/core/mechanics/mass_factor.hpp"
 
 namespace obliq {
 
 template <class T> struct ContactProblem {
-  MatView<T> L;            // n x n, lower Cholesky factor of M
+  MassFactor<T> mass;      // M = F F^T, dense or along the tree (mass_factor.hpp)
+  MatView<T> mass_storage; // n x n, the factor's entries
   ConstraintRows<T> rows;  // c [A_b ; A_u,C]
   T c = T(1);              // the rows' common scale: a power of two bringing max |A_ij| into [1, 2)
 };
 
-// L = chol(M) and the stacked rows, multiplied by one power of two c (exact) so that the
+// The factor of M (the tree's when in.parent is given and M has its pattern) and the stacked rows, multiplied by one power of two c (exact) so that the
 // Delassus factor's squares stay inside the floating-point range whatever the rows' units; the
 // law's multipliers of these rows are c lambda (unscale_multipliers). Status::not_spd when the
 // factorization fails.
 template <class T>
 OBLIQ_HD Status setup_contact_problem(const ScenarioView<T>& in, VecView<const std::uint8_t> active, int k,
                                       ContactProblem<T>& p, Arena<T>& arena) {
-  p.L = arena.mat(in.n, in.n);
+  p.mass_storage = arena.mat(in.n, in.n);
   if (arena.overflow) return Status::bad_shape;
-  dense::copy(in.M, p.L);
-  if (!dense::cholesky(p.L)) return Status::not_spd;
+  if (!factor_mass(in.M, in.parent, p.mass_storage, p.mass)) return Status::not_spd;
   if (!stack_constraint_rows(in, active, k, p.rows, arena)) return Status::bad_shape;
   p.c = dense::pow2_inverse(dense::max_abs(p.rows.A.as_const()));
   for (int i = 0; i < p.rows.A.rows; ++i) dense::scale(p.rows.A.row(i), p.c);
@@ -45,7 +46,8 @@ template <class T>
 OBLIQ_HD Status solve_contact_law(const ScenarioView<T>& in, const ContactProblem<T>& p, VecView<const T> x_f,
                                   VecView<const T> t, VecView<T> x, VecView<T> lambda_rows, VecView<T> impulse,
                                   const DelassusFactor<T>* f, Arena<T>& arena) {
-  const MatView<const T> A = p.rows.A.as_const(), L = p.L.as_const();
+  const MatView<const T> A = p.rows.A.as_const();
+  const MassFactor<T>& L = p.mass;
   if (in.law == Law::complementarity && p.rows.k > 0)
     return solve_complementarity(A, in.m_b, L, x_f, t, x, lambda_rows, impulse, arena, in.lcp_solver);
   const std::size_t mark = arena.mark();

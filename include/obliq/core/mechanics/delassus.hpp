@@ -2,18 +2,19 @@
 // taking part, and the equality solve of the projection law.
 //
 // docs/math.md 1 and 3: write the rows as A = K V^T with V (n x r) orthonormal and K (m x r) of full
-// column rank r = rank(A) (decided on A alone). With M = L L^T,
-//     W^+ = Kp H^-1 Kp^T,   Kp = K^{+T},   H = V^T M^-1 V = Y^T Y,   Y = L^-1 V.
+// column rank r = rank(A) (decided on A alone). With M = F F^T (mass_factor.hpp: F = L, the
+// dense Cholesky factor, or the tree factor L^T),
+//     W^+ = Kp H^-1 Kp^T,   Kp = K^{+T},   H = V^T M^-1 V = Y^T Y,   Y = F^-1 V.
 // Two factorizations give K and V:
 //  - Householder QR of A^T = Q R (m <= n), when it certifies full row rank: V = Q, K = R^T,
-//    Kp = R^-1, and Y = L^-1 Q = (L^-1 A^T) R^-1 (Q itself is never formed). Certificate: s_min(A) >= 1 / |R^-1|_F, and full rank is accepted only when that
+//    Kp = R^-1, and Y = F^-1 Q = (F^-1 A^T) R^-1 (Q itself is never formed). Certificate: s_min(A) >= 1 / |R^-1|_F, and full rank is accepted only when that
 //    bound exceeds 8 times the rank tolerance tau = max(m, n) eps s_1 (s_1 <= |R|_F), so the
 //    SVD would decide the same rank. This is docs/math.md 1's "QR of A^T" substitute, used where it
 //    is unambiguous; it saves the Jacobi sweeps in the common case of independent contacts.
 //  - otherwise the SVD A = U_r diag(s_r) V_r^T: V = V_r, K = U_r diag(s_r), Kp = U_r diag(1/s_r),
 //    with U's trailing columns spanning the left null space (dependent rows).
 // The rows are thereby reduced to r orthonormal rows V^T; everything below works in the
-// whitened coordinates xi = L^T (x - x_f), where the metric M becomes the identity.
+// whitened coordinates xi = F^T (x - x_f), where the metric M becomes the identity.
 #pragma once
 
 #include <cmath>
@@ -22,6 +23,7 @@
 #include "obliq/core/dense/householder.hpp"
 #include "obliq/core/dense/ops.hpp"
 #include "obliq/core/dense/svd.hpp"
+#include "obliq/core/mechanics/mass_factor.hpp"
 
 namespace obliq {
 
@@ -30,7 +32,7 @@ template <class T> struct DelassusFactor {
   bool from_svd = false;  // svd below is filled (else the QR certificate gave r = m)
   dense::Svd<T> svd;      // of A (m x n), when from_svd: U (m x m), s (m), V (n x m)
   MatView<T> Kp;          // m x r, K^{+T}
-  MatView<T> Y;           // n x r, L^-1 V
+  MatView<T> Y;           // n x r, F^-1 V
   MatView<T> H;           // r x r, lower Cholesky factor of H = Y^T Y
   OBLIQ_HD int rank() const { return r; }
 };
@@ -74,9 +76,9 @@ template <class T> OBLIQ_HD bool factor_rows_qr(MatView<const T> A, DelassusFact
 }
 }  // namespace detail
 
-// Factors the rows A (m x n) given the Cholesky factor L of M.
+// Factors the rows A (m x n) given the factor F of M (mass_factor.hpp).
 template <class T>
-OBLIQ_HD Status factor_delassus(MatView<const T> A, MatView<const T> L, DelassusFactor<T>& f, Arena<T>& arena) {
+OBLIQ_HD Status factor_delassus(MatView<const T> A, const MassFactor<T>& L, DelassusFactor<T>& f, Arena<T>& arena) {
   const int m = A.rows, n = A.cols;
   f.m = m;
   f.n = n;
@@ -98,11 +100,11 @@ OBLIQ_HD Status factor_delassus(MatView<const T> A, MatView<const T> L, Delassus
   f.H = arena.mat(r, r);
   if (arena.overflow) return Status::bad_shape;
   if (f.from_svd) {
-    dense::copy(f.svd.V.left_cols(r).as_const(), f.Y);  // Y = L^-1 V_r
-    dense::solve_lower(L, f.Y);
+    dense::copy(f.svd.V.left_cols(r).as_const(), f.Y);  // Y = F^-1 V_r
+    whiten(L, f.Y);
   } else {
-    dense::copy(A.transpose(), f.Y);  // Y = (L^-1 A^T) R^-1, R^-1 upper triangular
-    dense::solve_lower(L, f.Y);
+    dense::copy(A.transpose(), f.Y);  // Y = (F^-1 A^T) R^-1, R^-1 upper triangular
+    whiten(L, f.Y);
     for (int j = r - 1; j >= 0; --j)  // column j needs columns k <= j only: in place, right to left
       for (int i = 0; i < n; ++i) {
         T s = T(0);
@@ -135,11 +137,11 @@ template <class T> OBLIQ_HD bool targets_consistent(const DelassusFactor<T>& f, 
 }
 
 // Projection law on the factored rows (docs/math.md 4 and 5, KKT/Delassus form):
-//     lambda = W^+ (t - A x_f),   x = x_f + M^-1 A^T lambda = x_f + L^-T Y y,   impulse = A^T lambda
+//     lambda = W^+ (t - A x_f),   x = x_f + M^-1 A^T lambda = x_f + F^-T Y y,   impulse = A^T lambda
 // with y = H^-1 Kp^T (t - A x_f), lambda = Kp y. Inconsistent targets are met in least squares,
 // A x = A A^+ t. lambda is the minimum-norm multiplier. Outputs: x (n), lambda (m), impulse (n).
 template <class T>
-OBLIQ_HD void solve_equality(const DelassusFactor<T>& f, MatView<const T> A, MatView<const T> L, VecView<const T> x_f,
+OBLIQ_HD void solve_equality(const DelassusFactor<T>& f, MatView<const T> A, const MassFactor<T>& L, VecView<const T> x_f,
                              VecView<const T> t, VecView<T> x, VecView<T> lambda, VecView<T> impulse, Arena<T>& arena) {
   const int m = A.rows, r = f.r;
   const std::size_t mark = arena.mark();
@@ -153,7 +155,7 @@ OBLIQ_HD void solve_equality(const DelassusFactor<T>& f, MatView<const T> A, Mat
   dense::gemv(T(1), f.Kp.as_const(), y.as_const(), T(0), lambda);           // lambda = Kp y
   dense::gemv(T(1), A.transpose(), lambda.as_const(), T(0), impulse);      // A^T lambda
   dense::gemv(T(1), f.Y.as_const(), y.as_const(), T(0), x);                          // xi = Y y
-  dense::solve_lower_transpose(L, x);                                                 // L^-T xi
+  unwhiten(L, x);                                                                     // F^-T xi
   dense::axpy(T(1), x_f, x);
   arena.release(mark);
 }

@@ -42,7 +42,7 @@ template <class T> OBLIQ_HD Status dynamics_solve(const ScenarioView<T>& in, con
   for (int i = 0; i < m; ++i) t[i] = -in.Adot_qdot[rows.index.get(i)] * p.c;  // rows scaled by c
   // Free acceleration a_f = M^-1 (u - h).
   for (int i = 0; i < n; ++i) a_f[i] = in.u[i] - in.h[i];
-  dense::cholesky_solve(p.L.as_const(), a_f);
+  solve_mass(p.mass, a_f);
 
   st = solve_contact_law(in, p, a_f.as_const(), t.as_const(), out.qddot, lambda_rows, impulse,
                          static_cast<const DelassusFactor<T>*>(nullptr), arena);

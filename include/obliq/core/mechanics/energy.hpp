@@ -8,17 +8,6 @@
 
 namespace obliq {
 
-// 1/2 v^T M v = 1/2 |L^T v|^2 with M = L L^T (half the work of the product with M).
-template <class T> OBLIQ_HD T kinetic_energy_chol(MatView<const T> L, VecView<const T> v) {
-  T s = T(0);
-  for (int i = 0; i < L.rows; ++i) {
-    T r = T(0);
-    for (int k = i; k < L.rows; ++k) r += L(k, i) * v[k];
-    s += r * r;
-  }
-  return T(0.5) * s;
-}
-
 // 1/2 v^T M v
 template <class T> OBLIQ_HD T kinetic_energy(MatView<const T> M, VecView<const T> v) {
   T s = T(0);

@@ -38,7 +38,7 @@ template <class T> OBLIQ_HD Status impact_solve(const ScenarioView<T>& in, const
   st = setup_contact_problem(in, out.active.as_const(), k, p, arena);
   if (st != Status::ok) return st;
   const ConstraintRows<T>& rows = p.rows;
-  const MatView<const T> L = p.L.as_const();
+  const MassFactor<T>& L = p.mass;
   const int m = rows.A.rows;
   VecView<T> v_f = arena.vec(n), t = arena.vec(m), lambda_rows = arena.vec(m), e_c = arena.vec(k);
   if (arena.overflow) return Status::bad_shape;
@@ -54,7 +54,7 @@ template <class T> OBLIQ_HD Status impact_solve(const ScenarioView<T>& in, const
   }
   // Free velocity v_f = q + M^-1 i_u (no solve when no impulse is applied, the common case).
   dense::copy(in.i_u, v_f);
-  if (dense::max_abs(in.i_u) != T(0)) dense::cholesky_solve(L, v_f);
+  if (dense::max_abs(in.i_u) != T(0)) solve_mass(L, v_f);
   dense::axpy(T(1), in.qdot, v_f);
 
   // The Delassus factor of all the candidate rows serves the energy test under either law,
@@ -67,8 +67,8 @@ template <class T> OBLIQ_HD Status impact_solve(const ScenarioView<T>& in, const
   unscale_multipliers(p, lambda_rows);
   scatter_multipliers(rows, lambda_rows.as_const(), out.lambda);
   if (!certified(impact_certificate(in, out, arena))) return Status::not_certified;
-  *out.kinetic_energy_pre = kinetic_energy_chol(L, in.qdot);
-  *out.kinetic_energy_post = kinetic_energy_chol(L, out.qdot_plus.as_const());
+  *out.kinetic_energy_pre = kinetic_energy(L, in.qdot);
+  *out.kinetic_energy_post = kinetic_energy(L, out.qdot_plus.as_const());
   bool consistent = true;
   st = energy_consistent(f, in.m_b, e_c.as_const(), consistent, arena);
   *out.energy_consistent = consistent ? 1 : 0;
