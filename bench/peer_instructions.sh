@@ -57,7 +57,7 @@ if [ -x "$pin" ] && python3 -c "import importlib.metadata as m, pinocchio; m.ver
   echo "| robot | nv | Pinocchio instr/state | obliq instr/state | obliq, dense M, instr/state | Pinocchio / obliq |"
   echo "|---|---|---|---|---|---|"
   while read -r -a cmd; do
-    robot=$(printf '%s\n' "${cmd[@]}" | grep -m1 -- '--urdf' -A1 | tail -1 | xargs basename | sed 's/\.urdf$//')
+    robot=$(printf '%s\n' "${cmd[@]}" | grep -m1 -A1 -- '--urdf' | tail -1 | xargs basename | sed 's/\.urdf$//')
     declare -A ir=()
     for side in pinocchio obliq obliq-dense; do
       for rounds in 1 2; do
@@ -67,7 +67,7 @@ if [ -x "$pin" ] && python3 -c "import importlib.metadata as m, pinocchio; m.ver
       ir[$side]=$(( ($(total "$dir/pin.$side.2") - $(total "$dir/pin.$side.1")) / (5 * states) ))
     done
     nv=$(python3 -c "import json,sys; print(len(json.loads(open(sys.argv[1]).readline())['qdot']))" \
-      "$(printf '%s\n' "${cmd[@]}" | grep -m1 -- '--states' -A1 | tail -1)")
+      "$(printf '%s\n' "${cmd[@]}" | grep -m1 -A1 -- '--states' | tail -1)")
     echo "| $robot | $nv | ${ir[pinocchio]} | ${ir[obliq]} | ${ir[obliq-dense]} | $(python3 -c "print(f'{${ir[pinocchio]}/${ir[obliq]}:.2f}x')") |"
     unset ir
   done < <(grep "^$pin " "$dir/pin.cmd")

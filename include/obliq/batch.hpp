@@ -76,6 +76,10 @@ template <class T> struct Batch {
   // All inputs zero, M = I, law = complementarity, tolerances 1e-9. Throws std::invalid_argument
   // for a negative dimension or n = 0 with count > 0.
   Batch(Shape s, std::size_t count);
+  // The same contents as Batch(s, count), in the storage this batch already holds (no allocation
+  // or page faults when it is large enough: a batch filled again each step or chunk). `parent`
+  // is cleared.
+  void reset(Shape s, std::size_t count);
 
   int m() const { return shape.m_b + shape.m_u; }
   MatMap<T> M_of(std::size_t s) { return {M.data() + s * nn(), shape.n, shape.n}; }

@@ -48,8 +48,13 @@ template <class V> void check_size(const V& buffer, const char* name, std::size_
 
 }  // namespace
 
-template <class T> Batch<T>::Batch(Shape s, std::size_t c) : shape(s), count(c) {
+template <class T> Batch<T>::Batch(Shape s, std::size_t c) { reset(s, c); }
+
+template <class T> void Batch<T>::reset(Shape s, std::size_t c) {
   check_shape(s, c, "obliq::Batch");
+  shape = s;
+  count = c;
+  parent.clear();
   const std::size_t n = s.n, mb = s.m_b, mu = s.m_u;
   M.assign(c * n * n, T(0));
   for (std::size_t k = 0; k < c; ++k)

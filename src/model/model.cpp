@@ -233,7 +233,7 @@ void evaluate_batch(const ModelT<T>& m, const StatesRef<T>& Q, const StatesRef<T
     throw std::invalid_argument("evaluate_batch: Q must be (count x nq) and V (count x nv)");
   const std::size_t count = std::size_t(Q.rows());
   const Shape shape{m.nv, m.n_bilateral, m.n_unilateral()};
-  batch = Batch<T>(shape, count);
+  batch.reset(shape, count);
   if (m.velocity_parent.size() == std::size_t(m.nv)) batch.parent = m.velocity_parent;
   status.assign(count, Status::ok);
   if (extras) {

@@ -34,7 +34,7 @@ void build_batch(const Study& st, std::uint64_t first, std::size_t count, int th
     model::evaluate_batch(m, Q, buf.V, batch, status, threads);
     if (st.closed_gaps) std::fill(batch.phi_u.begin(), batch.phi_u.end(), 0.0);
   } else {
-    batch = Batch<double>(st.scenario->shape(), count);
+    batch.reset(st.scenario->shape(), count);
     status.assign(count, Status::ok);
     for (std::size_t s = 0; s < count; ++s) {
       batch.set(s, *st.scenario);

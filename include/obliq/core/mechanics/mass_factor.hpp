@@ -75,14 +75,34 @@ template <class T> OBLIQ_HD bool tree_conforms(MatView<const T> M, const int* pa
 // Factors M into `storage` (n x n, overwritten; its strict upper triangle is zeroed) and sets f.
 // With a parent array that conforms (M3), the tree factor (M1); otherwise the dense Cholesky.
 // Returns false when M is not positive definite (a pivot not positive or not finite).
+// The tree's pattern is checked (M3) while M is copied, in one pass over the lower triangle.
 template <class T>
 OBLIQ_HD bool factor_mass(MatView<const T> M, const int* parent, MatView<T> storage, MassFactor<T>& f) {
   const int n = M.rows;
-  dense::copy(M, storage);
   f.F = storage.as_const();
   f.parent = nullptr;
-  if (!tree_conforms(M, parent)) return dense::cholesky(storage);
+  bool conforms = parent != nullptr;
+  for (int k = 0; k < n && conforms; ++k) conforms = parent[k] >= -1 && parent[k] < k;
   MatView<T> L = storage;
+  for (int k = 0; k < n && conforms; ++k) {  // row k: M's entries on k's ancestors, zeros elsewhere
+    int a = parent[k];
+    for (int i = k - 1; i >= 0; --i) {
+      const T mki = M(k, i);
+      if (i == a) {
+        L(k, i) = mki;
+        a = parent[a];
+      } else {
+        conforms = mki == T(0);
+        L(k, i) = T(0);
+      }
+    }
+    L(k, k) = M(k, k);
+    for (int j = k + 1; j < n; ++j) L(k, j) = T(0);
+  }
+  if (!conforms) {
+    dense::copy(M, storage);
+    return dense::cholesky(storage);
+  }
   for (int k = n - 1; k >= 0; --k) {  // (M1)
     const T d = L(k, k);
     if (!(d > T(0)) || !(d - d == T(0))) return false;
@@ -95,17 +115,17 @@ OBLIQ_HD bool factor_mass(MatView<const T> M, const int* parent, MatView<T> stor
       for (int j = i; j >= 0; j = parent[j]) L(i, j) -= lki * L(k, j);
     }
   }
-  for (int i = 0; i < n; ++i)
-    for (int j = i + 1; j < n; ++j) L(i, j) = T(0);
   f.parent = parent;
   return true;
 }
 
-// x <- F^-1 x (M2): dense L^-1 x, tree L^-T x.
+// x <- F^-1 x (M2): dense L^-1 x, tree L^-T x. A contact row touches only the coordinates of
+// its body's branch: the tree walk skips the zeros (x_k = 0 changes none of its ancestors).
 template <class T> OBLIQ_HD void whiten(const MassFactor<T>& f, VecView<T> x) {
   if (!f.tree()) return dense::solve_lower(f.F, x);
   const MatView<const T> L = f.F;
   for (int k = L.rows - 1; k >= 0; --k) {
+    if (x[k] == T(0)) continue;
     const T xk = x[k] / L(k, k);
     x[k] = xk;
     for (int i = f.parent[k]; i >= 0; i = f.parent[i]) x[i] -= L(k, i) * xk;
