@@ -7,11 +7,13 @@
 // count * steps / elapsed wall time. One JSON line per configuration (--json) or a table.
 // --mu: Coulomb friction on every contact (Moreau-Jean only; event-driven runs skip mu > 0);
 // --warm-up-steps: steps taken before the clock starts (default 1), e.g. 200 to time the copies
-// standing on the ground rather than falling.
+// standing on the ground rather than falling; --warm-start on,off: Moreau-Jean's LCP warm start
+// (SimOptions::warm_start; default on), each setting a row of its own.
 //
 // Usage: bench_sim_throughput [--models ball,cradle,...] [--batches 1,1000,100000]
 //        [--threads 1,0] [--min-time 0.5] [--urdf FILE --urdf-contacts L1,L2,.. --urdf-name NAME]
-//        [--integrators moreau,event] [--mu 0,0.8] [--friction cone|pyramid] [--warm-up-steps N] [--json]
+//        [--integrators moreau,event] [--mu 0,0.8] [--friction cone|pyramid] [--warm-up-steps N]
+//        [--warm-start on,off] [--json]
 #include <omp.h>
 
 #include <chrono>
@@ -59,6 +61,7 @@ int main(int argc, char** argv) {
   std::vector<double> mus = {0.0};
   std::string friction = "cone";
   int warm_up = 1;
+  std::vector<std::string> warm_starts = {"on"};
   bool json = false;
   std::string urdf, urdf_name = "urdf";
   std::vector<std::string> urdf_contacts;
@@ -76,6 +79,7 @@ int main(int argc, char** argv) {
     else if (a == "--mu") { mus.clear(); for (auto& x : split(next())) mus.push_back(std::stod(x)); }
     else if (a == "--friction") friction = next();
     else if (a == "--warm-up-steps") warm_up = std::stoi(next());
+    else if (a == "--warm-start") warm_starts = split(next());
     else if (a == "--json") json = true;
     else { std::cerr << "unknown argument " << a << "\n"; return 2; }
   }
@@ -87,10 +91,12 @@ int main(int argc, char** argv) {
     systems.emplace_back(urdf_name, m);
   }
   if (!json)
-    std::printf("%-10s %-7s %5s %8s %8s %14s %10s\n", "model", "integr", "mu", "batch", "threads", "steps/s", "us/step");
+    std::printf("%-10s %-7s %5s %5s %8s %8s %14s %10s\n", "model", "integr", "warm", "mu", "batch", "threads", "steps/s",
+                "us/step");
   const double dt = 1e-3;
   for (const auto& [name, m] : systems)
     for (const auto& integ : integrators)
+      for (const auto& warm : warm_starts)
       for (const double mu : mus)
       for (const long count : batches)
         for (const int th : threads) {
@@ -99,6 +105,7 @@ int main(int argc, char** argv) {
           o.friction = friction == "pyramid" ? obliq::friction::Formulation::pyramid : obliq::friction::Formulation::cone;
           o.integrator = integ == "event" ? obliq::sim::Integrator::event_driven : obliq::sim::Integrator::moreau_jean;
           o.threads = th;
+          o.warm_start = warm != "off";
           obliq::Simulator<double> sim(m, std::size_t(count), o);
           drop_pose(m, sim, 0.02);
           sim.e.setConstant(0.5);
@@ -125,11 +132,13 @@ int main(int argc, char** argv) {
           const int used = th > 0 ? th : omp_get_max_threads();
           if (json)
             std::printf(
-                "{\"model\":\"%s\",\"integrator\":\"%s\",\"mu\":%g,\"batch\":%ld,\"threads\":%d,\"steps\":%ld,\"seconds\":%.6g,"
+                "{\"model\":\"%s\",\"integrator\":\"%s\",\"warm_start\":%s,\"mu\":%g,\"batch\":%ld,\"threads\":%d,\"steps\":%ld,\"seconds\":%.6g,"
                 "\"steps_per_s\":%.6g,\"failed\":%ld,\"impacts\":%ld}\n",
-                name.c_str(), integ.c_str(), mu, count, used, steps, elapsed, rate, bad, impacts);
+                name.c_str(), integ.c_str(), o.warm_start ? "true" : "false", mu, count, used, steps, elapsed, rate, bad,
+                impacts);
           else
-            std::printf("%-10s %-7s %5g %8ld %8d %14.4g %10.3g%s\n", name.c_str(), integ.c_str(), mu, count, used, rate,
+            std::printf("%-10s %-7s %5s %5g %8ld %8d %14.4g %10.3g%s\n", name.c_str(), integ.c_str(), warm.c_str(), mu, count,
+                        used, rate,
                         1e6 / rate * used, bad ? "  (failed scenarios!)" : "");
           std::fflush(stdout);
         }

@@ -38,6 +38,10 @@ struct SimOptions {
   friction::Formulation friction = friction::Formulation::cone;
   int facets = 8;
   lcp::Solver friction_lcp_solver = lcp::Solver::automatic;  // the pyramid's LCP method (auto rule)
+  // Moreau-Jean, complementarity law: each step's LCP first tries the rows that took part in the
+  // last step (no pivot when they still carry the impulses); false: every LCP solved cold. The
+  // answers are certified either way and equal where the LCP's solution is unique.
+  bool warm_start = true;
   int threads = 0;             // 0: all hardware threads (cpu backend)
   // cpu: OpenMP over the scenarios. cuda: step() uploads the systems, state and controls, runs
   // the same per-scenario steppers on the GPU (one thread per scenario, docs/cuda.md

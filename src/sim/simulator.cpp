@@ -40,6 +40,7 @@ template <class T> sim::StepParams<T> params_of(const SimOptions& o) {
   p.friction = o.friction;
   p.facets = o.facets;
   p.friction_lcp_solver = o.friction_lcp_solver;
+  p.warm_start = o.warm_start;
   return p;
 }
 

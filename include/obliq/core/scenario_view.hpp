@@ -18,6 +18,10 @@ template <class T> struct ScenarioView {
   // the model layer knows it: M is then factored along the tree (mechanics/mass_factor.hpp,
   // docs/math.md (M1)-(M3)); null (raw scenario lines): the dense Cholesky.
   const int* parent = nullptr;
+  // The complementarity law's first guess (m_u flags, or size 0: none): the unilateral rows that
+  // took part in the caller's previous, nearly equal problem (the Simulator's last Moreau-Jean
+  // step). Their LCP basis is tried before any pivoting (mechanics/complementarity.hpp).
+  VecView<const std::uint8_t> warm_active;
   VecView<const T> qdot;       // n
   VecView<const T> h;          // n (dynamics)
   VecView<const T> u;          // n (dynamics)

@@ -82,6 +82,11 @@ template <class T> struct IndexView {
   std::ptrdiff_t inc = 1;
   OBLIQ_HD int get(int i) const { return static_cast<int>(slots[i * inc]); }
   OBLIQ_HD void set(int i, int v) const { slots[i * inc] = static_cast<T>(v); }
+  OBLIQ_HD int operator[](int i) const { return get(i); }
 };
+
+// Whether a list of indices (a pointer, or an IndexView in arena scratch) is missing.
+OBLIQ_HD inline bool index_list_missing(const int* list) { return list == nullptr; }
+template <class T> OBLIQ_HD bool index_list_missing(const IndexView<T>& list) { return list.slots == nullptr; }
 
 }  // namespace obliq

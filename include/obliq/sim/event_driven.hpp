@@ -78,12 +78,6 @@ OBLIQ_HD friction::FrictionView<T> friction_view(int dim, const SystemEval<T>& e
   return fr;
 }
 
-// A flag vector (one byte per row) in arena slots.
-template <class T> OBLIQ_HD VecView<std::uint8_t> take_flags(int size, Arena<T>& arena) {
-  T* p = arena.take(std::size_t(size));
-  return {reinterpret_cast<std::uint8_t*>(p), size, std::ptrdiff_t(sizeof(T)) * arena.stride};
-}
-
 // Acceleration at (q, v) with the rows of `held` in contact (acceleration LCP) and the others free.
 template <class T, class System>
 OBLIQ_HD Status held_acceleration(const System& sys, const StepParams<T>& p, const ControlView<T>& c,

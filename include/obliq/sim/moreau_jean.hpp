@@ -11,7 +11,9 @@
 //   position           q_{k+1} = q_k (+) h ((1 - theta) v_k + theta v_{k+1})
 //
 // The contact problem is one call, impact() of include/obliq/core/mechanics/impact.hpp, with the
-// predicted gaps as its gaps (gap_tol 0) and no velocity condition on the candidates. With
+// predicted gaps as its gaps (gap_tol 0) and no velocity condition on the candidates; the
+// complementarity law's LCP first tries the rows that took part in the last step as its active
+// set (ScenarioView::warm_active: no pivot when they still carry the impulses). With
 // friction (some mu != 0, docs/simulator.md "Friction") it is the core's frictional impact
 // instead, include/obliq/core/friction/impact.hpp, on the same rows plus their tangent rows:
 // Coulomb's law between the impulses and u_N = A_u v_{k+1} + e A_u v_k, u_T = A_t v_{k+1}
@@ -36,7 +38,7 @@ OBLIQ_HD std::size_t moreau_jean_workspace(int nq, int nv, int m_b, int m_u, std
   const std::size_t t = dim > 0 ? std::size_t(dim - 1) * m_u : 0;  // tangent rows
   const std::size_t contact = dim > 0 ? friction::impact_workspace_size<T>(nv, m_b, m_u, dim, facets) + t + 8
                                       : impact_workspace_size<T>(nv, m_b, m_u);
-  return system_eval_size<T>(nv, m) + t * nv + 4 * std::size_t(nv) + std::size_t(nq) + 2 * std::size_t(m) + 8 +
+  return system_eval_size<T>(nv, m) + t * nv + 4 * std::size_t(nv) + std::size_t(nq) + 2 * std::size_t(m) + m_u + 8 +
          max_(system_ws, contact) + 16;
 }
 
@@ -87,6 +89,7 @@ OBLIQ_HD Status moreau_jean_step(const System& sys, const StepParams<T>& p, cons
   if (with_friction) ev.A_t = arena.mat((sys.dim() - 1) * m_u, nv);
   VecView<T> i_u = arena.vec(nv), g_u = arena.vec(m_u), v_plus = arena.vec(nv), impulse = arena.vec(nv),
              v_theta = arena.vec(nv), lambda = arena.vec(m);
+  const VecView<std::uint8_t> last_active = take_flags(m_u, arena);  // the LCP's first guess
   T* energies = arena.take(3);
   if (arena.overflow) return *s.status = Status::bad_shape;
   const VecView<const T> v = s.v.as_const();
@@ -103,7 +106,11 @@ OBLIQ_HD Status moreau_jean_step(const System& sys, const StepParams<T>& p, cons
     StepParams<T> rule = p;  // rows: predicted gap <= 0, whatever their velocity
     rule.gap_tol = T(0);
     rule.vel_tol = no_velocity_condition<T>();
-    const ScenarioView<T> in = impact_problem(ev, m_b, m_u, v, g_u.as_const(), i_u.as_const(), c.e, rule);
+    ScenarioView<T> in = impact_problem(ev, m_b, m_u, v, g_u.as_const(), i_u.as_const(), c.e, rule);
+    if (p.warm_start) {
+      dense::copy(s.active.as_const(), last_active);  // s.active is the impact's output: keep a copy
+      in.warm_active = last_active.as_const();         // the rows that took part in the last step
+    }
     std::uint8_t consistent = 0;
     ImpactView<T> out{v_plus, impulse, lambda, s.active, energies, energies + 1, &consistent};
     if (with_friction) {

@@ -43,6 +43,9 @@ template <class T> struct StepParams {
   // The pyramid's LCP method: the auto rule (docs/lcp.md: Lemke, then enumeration or pivoting
   // when Lemke does not certify). Lemke alone ended on a ray on 1 of 20 quadruped landings.
   lcp::Solver friction_lcp_solver = lcp::Solver::automatic;
+  // Moreau-Jean, complementarity law: the LCP first tries the rows that took part in the last
+  // step as its active set (ScenarioView::warm_active); false: every LCP is solved cold.
+  bool warm_start = true;
 };
 
 // One scenario's state (views into the caller's buffers).

@@ -46,6 +46,12 @@ template <class T> struct SystemEval {
   const int* parent = nullptr;  // nv: M's kinematic tree (the system's mass_tree()), or null
 };
 
+// A flag vector (one byte per row) in arena slots.
+template <class T> OBLIQ_HD VecView<std::uint8_t> take_flags(int size, Arena<T>& arena) {
+  T* p = arena.take(std::size_t(size));
+  return {reinterpret_cast<std::uint8_t*>(p), size, std::ptrdiff_t(sizeof(T)) * arena.stride};
+}
+
 template <class T> OBLIQ_HD SystemEval<T> take_system_eval(int nv, int m, Arena<T>& arena) {
   SystemEval<T> e;
   e.M = arena.mat(nv, nv);

@@ -76,13 +76,13 @@ OBLIQ_HD bool try_basis(MatView<const T> M, VecView<const T> q, const BasisScrat
 namespace detail {
 
 // One warm-start trial on (M, q) as given (warm_start() below).
-template <class T>
+template <class T, class Active>
 OBLIQ_HD Result<T> warm_start_run(MatView<const T> M, VecView<const T> q, VecView<T> z, VecView<T> w, Arena<T>& arena,
-                                  const int* active, int count) {
+                                  const Active& active, int count) {
   const int m = q.size;
   Result<T> res;
   if (!lcp_begin(M, q, z, w, res)) return res;
-  if (count < 0 || count > m || (count > 0 && active == nullptr)) {
+  if (count < 0 || count > m || (count > 0 && index_list_missing(active))) {
     res.status = Status::no_convergence;
     return res;
   }
@@ -118,9 +118,9 @@ OBLIQ_HD Result<T> warm_start_run(MatView<const T> M, VecView<const T> q, VecVie
 // cold), non_finite or bad_shape as the solvers. iterations = 0: no pivot is made. Widely
 // spread rows and columns are equilibrated first (scaling.hpp); the arena needs
 // equilibration_workspace<T>(m) + basis_workspace<T>(m).
-template <class T>
+template <class T, class Active>
 OBLIQ_HD Result<T> warm_start(MatView<const T> M, VecView<const T> q, VecView<T> z, VecView<T> w, Arena<T>& arena,
-                              const int* active, int count) {
+                              const Active& active, int count) {
   return solve_equilibrated(M, q, z, w, arena,
                             [&](MatView<const T> Ms, VecView<const T> qs, VecView<T> zs, VecView<T> ws, Arena<T>& a) {
                               return detail::warm_start_run(Ms, qs, zs, ws, a, active, count);

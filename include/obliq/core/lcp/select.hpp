@@ -114,9 +114,9 @@ OBLIQ_HD Result<T> solve(MatView<const T> M, VecView<const T> q, VecView<T> z, V
 // warm_start) that is the answer, with 0 pivots; otherwise (J wrong, singular, out of range,
 // repeated) the cold solve() answers as if no J had been given, and its iterations are reported.
 // `hit`, when not null, says whether J gave the answer. The arena needs solve_workspace<T>(m).
-template <class T>
+template <class T, class Active>
 OBLIQ_HD Result<T> solve_warm(MatView<const T> M, VecView<const T> q, VecView<T> z, VecView<T> w, Arena<T>& arena,
-                              Solver solver, const int* active, int count, bool* hit = nullptr,
+                              Solver solver, const Active& active, int count, bool* hit = nullptr,
                               int max_iterations = 0, Solver* used = nullptr, T omega = T(1)) {
   if (hit) *hit = false;
   if (used) *used = solver == Solver::automatic ? Solver::lemke : solver;

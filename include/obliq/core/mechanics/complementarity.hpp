@@ -57,7 +57,7 @@ template <class T> OBLIQ_HD std::size_t complementarity_workspace(int n, int m_b
          + lcp::solve_workspace<T>(k)               // phase 1 (transient)
          + m + m * N + dense::svd_workspace<T>(int(m), n) + 2 * m  // binding rows, their SVD, lambda_0
          + K * K + 2 * K + m                        // phase 2: G, mu, slack, y
-         + lcp::lemke_workspace<T>(k) + 16;
+         + lcp::lemke_workspace<T>(k) + K + 16;     // the warm start's list
 }
 
 // A (m x n): the first m_b rows are equalities, the other k = m - m_b rows inequalities.
@@ -65,7 +65,8 @@ template <class T> OBLIQ_HD std::size_t complementarity_workspace(int n, int m_b
 template <class T>
 OBLIQ_HD Status solve_complementarity(MatView<const T> A0, int m_b, const MassFactor<T>& L, VecView<const T> x_f,
                                       VecView<const T> t0, VecView<T> x, VecView<T> lambda, VecView<T> impulse,
-                                      Arena<T>& arena, lcp::Solver solver = lcp::Solver::lemke) {
+                                      Arena<T>& arena, lcp::Solver solver = lcp::Solver::lemke,
+                                      VecView<const std::uint8_t> warm_active = {}, IndexView<T> row_index = {}) {
   const int m = A0.rows, n = A0.cols, k = m - m_b;
   const T eps = scalar_traits<T>::eps, tol_f = scalar_traits<T>::feasibility_tol;
   const std::size_t mark = arena.mark();
@@ -145,7 +146,18 @@ OBLIQ_HD Status solve_complementarity(MatView<const T> A0, int m_b, const MassFa
   // two bringing max |W'_ij| into [1, 2), exact), so that its pivot tolerances see O(1) numbers.
   const T beta = dense::pow2_inverse(dense::max_abs(Wr.as_const()));
   for (int i = 0; i < k; ++i) dense::scale(Wr.row(i), beta);
-  lcp::Result<T> res = lcp::solve(Wr.as_const(), b.as_const(), z, w, arena, solver);
+  // Warm start: the inequality rows whose scenario row is flagged in warm_active (the rows that
+  // took part in the caller's previous, nearly equal problem: Moreau-Jean's last step) are tried
+  // as the LCP's active set first (lcp::solve_warm): a right guess is the answer with no pivot,
+  // certified like any other; a wrong one costs one basis trial and the cold solve answers.
+  IndexView<T> warm{arena.take(std::size_t(k)), k, arena.stride};
+  int warm_count = 0;
+  if (arena.overflow) return Status::bad_shape;
+  if (warm_active.size > 0 && row_index.slots != nullptr)
+    for (int j = 0; j < k; ++j)
+      if (warm_active[row_index.get(m_b + j) - m_b]) warm.set(warm_count++, j);
+  lcp::Result<T> res = warm_count > 0 ? lcp::solve_warm(Wr.as_const(), b.as_const(), z, w, arena, solver, warm, warm_count)
+                                      : lcp::solve(Wr.as_const(), b.as_const(), z, w, arena, solver);
   if (res.status == Status::lcp_ray || res.status == Status::infeasible || res.status == Status::no_convergence) {
     // No solution: is there one when every row may miss its target by a relaxation of its
     // scale, first the rounding floor (1024 eps, at most tol_f / 16), then tol_f? The smallest relaxation that

@@ -49,7 +49,8 @@ OBLIQ_HD Status solve_contact_law(const ScenarioView<T>& in, const ContactProble
   const MatView<const T> A = p.rows.A.as_const();
   const MassFactor<T>& L = p.mass;
   if (in.law == Law::complementarity && p.rows.k > 0)
-    return solve_complementarity(A, in.m_b, L, x_f, t, x, lambda_rows, impulse, arena, in.lcp_solver);
+    return solve_complementarity(A, in.m_b, L, x_f, t, x, lambda_rows, impulse, arena, in.lcp_solver, in.warm_active,
+                                 p.rows.index);
   const std::size_t mark = arena.mark();
   DelassusFactor<T> own;
   if (!f) {
