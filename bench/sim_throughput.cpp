@@ -8,7 +8,7 @@
 // --mu: Coulomb friction on every contact (Moreau-Jean only; event-driven runs skip mu > 0);
 // --warm-up-steps: steps taken before the clock starts (default 1), e.g. 200 to time the copies
 // standing on the ground rather than falling; --warm-start on,off: Moreau-Jean's LCP warm start
-// (SimOptions::warm_start; default on), each setting a row of its own.
+// (SimOptions::warm_start; default off, as the Simulator's), each setting a row of its own.
 //
 // Usage: bench_sim_throughput [--models ball,cradle,...] [--batches 1,1000,100000]
 //        [--threads 1,0] [--min-time 0.5] [--urdf FILE --urdf-contacts L1,L2,.. --urdf-name NAME]
@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
   std::vector<double> mus = {0.0};
   std::string friction = "cone";
   int warm_up = 1;
-  std::vector<std::string> warm_starts = {"on"};
+  std::vector<std::string> warm_starts = {"off"};
   bool json = false;
   std::string urdf, urdf_name = "urdf";
   std::vector<std::string> urdf_contacts;
@@ -105,7 +105,7 @@ int main(int argc, char** argv) {
           o.friction = friction == "pyramid" ? obliq::friction::Formulation::pyramid : obliq::friction::Formulation::cone;
           o.integrator = integ == "event" ? obliq::sim::Integrator::event_driven : obliq::sim::Integrator::moreau_jean;
           o.threads = th;
-          o.warm_start = warm != "off";
+          o.warm_start = warm == "on";
           obliq::Simulator<double> sim(m, std::size_t(count), o);
           drop_pose(m, sim, 0.02);
           sim.e.setConstant(0.5);

@@ -37,6 +37,7 @@ Simulator<double> landing(const std::string& name, bool warm, std::uint32_t seed
 TEST(MoreauJeanWarmStart, SameTrajectoriesAsTheColdSolve) {
   for (const std::string name : {"quadruped", "biped5"}) {
     Simulator<double> warm = landing(name, true, 17), cold = landing(name, false, 17);
+    ASSERT_FALSE(SimOptions{}.warm_start);  // off by default: cold is the default path
     int differ_in_bits = 0;
     long lcp_solves = 0;
     for (int block = 0; block < 20; ++block) {

@@ -45,7 +45,7 @@ template <class T> struct StepParams {
   lcp::Solver friction_lcp_solver = lcp::Solver::automatic;
   // Moreau-Jean, complementarity law: the LCP first tries the rows that took part in the last
   // step as its active set (ScenarioView::warm_active); false: every LCP is solved cold.
-  bool warm_start = true;
+  bool warm_start = false;
 };
 
 // One scenario's state (views into the caller's buffers).
