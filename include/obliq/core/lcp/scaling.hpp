@@ -73,21 +73,34 @@ constexpr int zero_exponent = -(1 << 20);
 }  // namespace detail
 
 // (L4): true when the largest entries of the nonzero rows of [M q], or of the nonzero columns of
-// M, span more than 2^G.
-template <class T> OBLIQ_HD bool needs_equilibration(MatView<const T> M, VecView<const T> q) {
+// M, span more than 2^G. A line's largest exponent is the exponent of its largest magnitude
+// (e(x) grows with |x|), so each line takes one max pass (fabs, no branches) and one exponent,
+// not one per entry. `finite`, when given, receives whether every entry of M and q is finite
+// (the same pass: the sum of x - x is 0 exactly then); the verdict is meaningful only then.
+template <class T> OBLIQ_HD bool needs_equilibration(MatView<const T> M, VecView<const T> q, bool* finite = nullptr) {
   const int m = M.rows;
-  constexpr int none = detail::zero_exponent;
   int rlo = 0, rhi = 0, clo = 0, chi = 0;
   bool rany = false, cany = false;
+  T probe = T(0);
   for (int i = 0; i < m; ++i) {
-    int er = q[i] != T(0) ? detail::binary_exponent(abs_(q[i])) : none, ec = none;
+    T rmax = T(fabs(q[i])), cmax = T(0);
+    probe += q[i] - q[i];
     for (int k = 0; k < m; ++k) {
-      if (M(i, k) != T(0)) er = max_(er, detail::binary_exponent(abs_(M(i, k))));
-      if (M(k, i) != T(0)) ec = max_(ec, detail::binary_exponent(abs_(M(k, i))));
+      const T x = M(i, k);
+      probe += x - x;
+      rmax = max_(rmax, T(fabs(x)));
+      cmax = max_(cmax, T(fabs(M(k, i))));
     }
-    if (er != none) rlo = rany ? min_(rlo, er) : er, rhi = rany ? max_(rhi, er) : er, rany = true;
-    if (ec != none) clo = cany ? min_(clo, ec) : ec, chi = cany ? max_(chi, ec) : ec, cany = true;
+    if (rmax != T(0)) {
+      const int er = detail::binary_exponent(rmax);
+      rlo = rany ? min_(rlo, er) : er, rhi = rany ? max_(rhi, er) : er, rany = true;
+    }
+    if (cmax != T(0)) {
+      const int ec = detail::binary_exponent(cmax);
+      clo = cany ? min_(clo, ec) : ec, chi = cany ? max_(chi, ec) : ec, cany = true;
+    }
   }
+  if (finite) *finite = probe == T(0);
   return rhi - rlo > equilibration_gate<T>::bits || chi - clo > equilibration_gate<T>::bits;
 }
 
@@ -166,7 +179,9 @@ OBLIQ_HD Result<T> solve_equilibrated(MatView<const T> M, VecView<const T> q, Ve
                                       Arena<T>& arena, Solve solve) {
   const int m = q.size;
   // Shapes and finiteness are judged by the solver on the data as given.
-  if (!lcp_shape_ok(M, q, z, w) || !lcp_input_finite(M, q) || !needs_equilibration(M, q)) return solve(M, q, z, w, arena);
+  bool input_finite = false;
+  if (!lcp_shape_ok(M, q, z, w) || !needs_equilibration(M, q, &input_finite) || !input_finite)
+    return solve(M, q, z, w, arena);
   const std::size_t mark = arena.mark();
   MatView<T> Ms = arena.mat(m, m);                              // (m x m) e(|M_ij|), then M' = E^-1 M D
   VecView<T> qs = arena.vec(m);                                 // (m) e(|q_i|), then q' = 2^c E^-1 q
