@@ -71,7 +71,6 @@ TYPED_TEST(MassFactorTest, TreeFactorIsTheUniqueLtlAndItsProductsMatchEigen) {
     const std::vector<int> parent = random_tree(rng, n);
     const RowMat<T> L0 = random_tree_L<T>(rng, parent);
     const RowMat<T> M = (L0.transpose() * L0).eval();
-    ASSERT_TRUE(tree_conforms(cview(M), parent.data())) << trial;
     RowMat<T> storage(n, n);
     MassFactor<T> f;
     ASSERT_TRUE(factor_mass(cview(M), parent.data(), view(storage), f)) << trial;
@@ -157,7 +156,6 @@ TYPED_TEST(MassFactorTest, OffPatternOrInvalidTreeFallsBackToDense) {
     } else {
       parent[std::size_t(n - 1)] = n - 1;  // a node its own parent: not a numbering parents first
     }
-    EXPECT_FALSE(tree_conforms(cview(M), parent.data())) << trial;
     RowMat<T> storage(n, n);
     MassFactor<T> f;
     ASSERT_TRUE(factor_mass(cview(M), parent.data(), view(storage), f)) << trial;
@@ -178,7 +176,6 @@ TYPED_TEST(MassFactorTest, NotPositiveDefiniteRefused) {
   M << 1, 0.5, 0, 0.5, 1, 2, 0, 2, 1;  // a chain's pattern, indefinite
   RowMat<T> storage(3, 3);
   MassFactor<T> f;
-  ASSERT_TRUE(tree_conforms(cview(M), chain.data()));
   EXPECT_FALSE(factor_mass(cview(M), chain.data(), view(storage), f));
   EXPECT_FALSE(factor_mass(cview(M), static_cast<const int*>(nullptr), view(storage), f));
   M(2, 2) = std::numeric_limits<T>::quiet_NaN();

@@ -87,8 +87,7 @@ OBLIQ_HD Status held_acceleration(const System& sys, const StepParams<T>& p, con
   const bool with_friction = frictional(c, m_u);
   const int t = with_friction ? (sys.dim() - 1) * m_u : 0;
   const std::size_t mark = arena.mark();
-  SystemEval<T> ev = take_system_eval(nv, m, arena);
-  ev.parent = sys.mass_tree();
+  SystemEval<T> ev = take_system_eval(sys, arena);
   if (with_friction) ev.A_t = arena.mat(t, nv), ev.Adot_qdot_t = arena.vec(t);
   VecView<T> lambda = arena.vec(m), held_gap = arena.vec(m_u), lambda_t = arena.vec(t);
   VecView<std::uint8_t> rows = take_flags(m_u, arena);
@@ -344,12 +343,11 @@ template <class T, class System>
 OBLIQ_HD Status event_driven_advance(const System& sys, const StepParams<T>& p, const ControlView<T>& c, T interval,
                                      const StateView<T>& s, Arena<T>& arena) {
   if (*s.status != Status::ok) return *s.status;
-  const int nq = sys.nq(), nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u(), m = m_b + m_u;
+  const int nq = sys.nq(), nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u();
   const bool with_friction = frictional(c, m_u);
   const int d1 = sys.dim() - 1, t = with_friction ? d1 * m_u : 0;
   const std::size_t mark = arena.mark();
-  SystemEval<T> ev = take_system_eval(nv, m, arena);
-  ev.parent = sys.mass_tree();
+  SystemEval<T> ev = take_system_eval(sys, arena);
   if (with_friction) ev.A_t = arena.mat(t, nv), ev.Adot_qdot_t = arena.vec(t);
   VecView<T> q1 = arena.vec(nq), v1 = arena.vec(nv), qb = arena.vec(nq), vb = arena.vec(nv);
   VecView<T> base = arena.vec(m_u);

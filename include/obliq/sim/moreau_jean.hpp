@@ -84,8 +84,7 @@ OBLIQ_HD Status moreau_jean_step(const System& sys, const StepParams<T>& p, cons
   const int nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u(), m = m_b + m_u;
   const bool with_friction = frictional(c, m_u);
   const std::size_t mark = arena.mark();
-  SystemEval<T> ev = take_system_eval(nv, m, arena);
-  ev.parent = sys.mass_tree();
+  SystemEval<T> ev = take_system_eval(sys, arena);
   if (with_friction) ev.A_t = arena.mat((sys.dim() - 1) * m_u, nv);
   VecView<T> i_u = arena.vec(nv), g_u = arena.vec(m_u), v_plus = arena.vec(nv), impulse = arena.vec(nv),
              v_theta = arena.vec(nv), lambda = arena.vec(m);

@@ -52,8 +52,11 @@ template <class T> OBLIQ_HD VecView<std::uint8_t> take_flags(int size, Arena<T>&
   return {reinterpret_cast<std::uint8_t*>(p), size, std::ptrdiff_t(sizeof(T)) * arena.stride};
 }
 
-template <class T> OBLIQ_HD SystemEval<T> take_system_eval(int nv, int m, Arena<T>& arena) {
+// The evaluation buffers of `sys` (nv, all m = m_b + m_u rows), with its mass tree.
+template <class T, class System> OBLIQ_HD SystemEval<T> take_system_eval(const System& sys, Arena<T>& arena) {
+  const int nv = sys.nv(), m = sys.m_b() + sys.m_u();
   SystemEval<T> e;
+  e.parent = sys.mass_tree();
   e.M = arena.mat(nv, nv);
   e.h = arena.vec(nv);
   e.A = arena.mat(m, nv);

@@ -51,27 +51,6 @@ template <class T> struct MassFactor {
   OBLIQ_HD T diagonal(int i) const { return F(i, i); }
 };
 
-// True when parent (length n) is a valid topological tree numbering and M (lower triangle) has
-// its pattern (M3).
-template <class T> OBLIQ_HD bool tree_conforms(MatView<const T> M, const int* parent) {
-  const int n = M.rows;
-  if (parent == nullptr) return false;
-  for (int k = 0; k < n; ++k)
-    if (!(parent[k] >= -1 && parent[k] < k)) return false;
-  for (int k = 1; k < n; ++k) {
-    // Walk k's ancestors downwards through the row: entries between two ancestors must be zero.
-    int i = k - 1;
-    for (int a = parent[k]; i >= 0; --i) {
-      if (i == a) {
-        a = parent[a];
-        continue;
-      }
-      if (M(k, i) != T(0)) return false;
-    }
-  }
-  return true;
-}
-
 // Factors M into `storage` (n x n, overwritten; its strict upper triangle is zeroed) and sets f.
 // With a parent array that conforms (M3), the tree factor (M1); otherwise the dense Cholesky.
 // Returns false when M is not positive definite (a pivot not positive or not finite).
