@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "obliq/batch.hpp"
+#include "obliq/friction.hpp"
 #include "obliq/core/mechanics/mass_factor.hpp"
 #include "obliq/model/host.hpp"
 #include "obliq/simulator.hpp"
@@ -167,6 +168,27 @@ TEST(TreeFactor, BadParentArrayIsRefusedByName) {
   EXPECT_THROW(solve_impact(b, r), std::invalid_argument);
   b.parent = {-1, 0, 1};
   EXPECT_NO_THROW(solve_impact(b, r));
+}
+
+// A host Scenario's tree (Scenario::parent, which Batch::get fills) in the frictional solve: the
+// wrong length is the scenario's bad_shape status; a right-length array that is not a tree
+// numbered parents first takes the dense factor, the answer without a tree bit for bit.
+TEST(TreeFactor, ScenarioParentOfTheWrongShapeIsAStatus) {
+  Scenario s = Scenario::zeros({3, 0, 1});
+  s.A_u << 0, 0, 1;
+  s.qdot << 0.5, 0, -1;
+  Friction f = Friction::none(s, 3);
+  f.A_t << 1, 0, 0, 0, 1, 0;
+  f.mu.setConstant(0.5);
+  const ImpactResult plain = obliq::impact(s, f);
+  ASSERT_EQ(plain.status, Status::ok);
+  s.parent = {-1, 0};
+  EXPECT_EQ(obliq::impact(s, f).status, Status::bad_shape);
+  s.parent = {-1, 0, 2};
+  const ImpactResult foreign = obliq::impact(s, f);
+  EXPECT_EQ(foreign.status, Status::ok);
+  EXPECT_EQ(foreign.qdot_plus, plain.qdot_plus);
+  EXPECT_EQ(foreign.lambda, plain.lambda);
 }
 
 // The Simulator (Moreau-Jean, friction mu = 0.8, restitution 0.3) steps a model with the tree
