@@ -2,10 +2,13 @@
 // state or many states into scenarios and batches.
 #include <omp.h>
 
+#include <algorithm>
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 
 #include "cpu/omp_guard.hpp"
+#include "obliq/core/lanes.hpp"
 #include "obliq/model/contact_rows.hpp"
 #include "obliq/model/crba.hpp"
 #include "obliq/model/host.hpp"
@@ -81,6 +84,11 @@ template struct ModelT<double>;
 template struct ModelT<float>;
 template ModelT<float> ModelT<double>::cast<float>() const;
 template ModelT<double> ModelT<double>::cast<double>() const;  // a copy: generic code casts to its T
+// The model's constants broadcast to lanes (evaluate_batch).
+template struct ModelT<Lanes<double, lane_width<double>>>;
+template struct ModelT<Lanes<float, lane_width<float>>>;
+template ModelT<Lanes<double, lane_width<double>>> ModelT<double>::cast<Lanes<double, lane_width<double>>>() const;
+template ModelT<Lanes<float, lane_width<float>>> ModelT<float>::cast<Lanes<float, lane_width<float>>>() const;
 
 namespace {
 void push_mat(std::vector<double>& dst, const Eigen::Matrix3d& R) {
@@ -226,6 +234,24 @@ Status evaluate(const Model& m, const Eigen::VectorXd& q, const Eigen::VectorXd&
   return Status::ok;
 }
 
+// Lanes across states (core/lanes.hpp, docs/design.md "Lanes across scenarios"): the model
+// layer's per-state algorithms run on W = lane_width<T> states at once, on the model's constants
+// broadcast to every lane, and each lane's M, h, rows, gaps and Adot qdot are written to its own
+// scenario. A lane gives its state's scalar result (the same operations in the same order), so
+// the batch does not depend on which states went through lanes. A chunk with a state that fails
+// the kinematics' checks (any lane), the batch's last chunk when count is not a multiple of W,
+// and the extras go through the scalar path, which gives each state its own status.
+template <class T> struct LaneScratch {
+  using L = Lanes<T, lane_width<T>>;
+  static constexpr int W = lane_width<T>;
+  ModelT<L> model;
+  ModelView<L> mv;
+  std::vector<L> block, q, v, M, h, A, phi, Adot_qdot;
+  LaneScratch(const ModelT<T>& m, std::size_t dsize)
+      : model(m.template cast<L>()), mv(model.view()), block(dsize), q(m.nq), v(m.nv), M(std::size_t(m.nv) * m.nv),
+        h(m.nv), A(std::size_t(m.ncontacts()) * m.nv), phi(m.ncontacts()), Adot_qdot(m.ncontacts()) {}
+};
+
 template <class T>
 void evaluate_batch(const ModelT<T>& m, const StatesRef<T>& Q, const StatesRef<T>& V,
                     Batch<T>& batch, std::vector<Status>& status, int threads, StateExtrasBatch<T>* extras) {
@@ -245,37 +271,78 @@ void evaluate_batch(const ModelT<T>& m, const StatesRef<T>& Q, const StatesRef<T
   const ModelView<T> mv = m.view();
   const std::size_t dsize = data_size(mv);
   const int nc = m.ncontacts(), nb = m.n_bilateral, nu = m.n_unilateral(), n = m.nv;
+  constexpr int W = lane_width<T>;
+  const bool lanes = extras == nullptr && count >= std::size_t(W);
+  const std::size_t chunks = (count + W - 1) / W;
+  // Scenario s's rows (nc x n, bilateral first), gaps and Adot qdot from the full rows a_ij,
+  // phi_i, ad_i (functions of the row and column).
+  const auto store_rows = [&](std::size_t s, auto a_ij, auto phi_i) {
+    for (int i = 0; i < nc; ++i) {
+      T* row = i < nb ? batch.A_b.data() + (s * nb + i) * n : batch.A_u.data() + (s * nu + i - nb) * n;
+      for (int k = 0; k < n; ++k) row[k] = a_ij(i, k);
+      if (i >= nb) batch.phi_u[s * nu + i - nb] = phi_i(i);
+    }
+  };
   cpu::OmpGuard guard;  // an allocation that fails is rethrown after the region, never inside
 #pragma omp parallel num_threads(cpu::thread_count(threads))
   {
     std::vector<T> block, A, phi;
+    std::unique_ptr<LaneScratch<T>> ls;
     guard.run([&] {
       block.resize(dsize);                              // per-thread state data
       A.resize(std::size_t(nc) * n), phi.resize(nc);    // (m x n), (m) all rows
+      if (lanes) ls = std::make_unique<LaneScratch<T>>(m, dsize);
     });
-    const bool have_scratch = block.size() == dsize && phi.size() == std::size_t(nc);
+    const bool have_scratch = block.size() == dsize && phi.size() == std::size_t(nc) && (!lanes || ls);
     const DataView<T> d = data_view(mv, block.data());
-#pragma omp for schedule(static)
-    for (long long s = 0; s < (long long)count; ++s) {
-      if (!have_scratch) continue;  // the guard rethrows after the region
+    const auto scalar_state = [&](std::size_t s) {
       const Status st = forward_kinematics(mv, d, VecView<const T>{Q.data() + s * Q.outerStride(), m.nq, 1},
                                            VecView<const T>{V.data() + s * V.outerStride(), n, 1});
       status[s] = st;
-      if (st != Status::ok) continue;
+      if (st != Status::ok) return;
       T* M = batch.M.data() + s * n * n;
       mass_matrix(mv, d, mat_view(M, n, n));
       bias_forces(mv, d, vec_view(batch.h.data() + s * n, n));
       for (int k = 0; k < n; ++k) batch.qdot[s * n + k] = V(s, k);
       contact_rows(mv, d, mat_view(A.data(), nc, n), vec_view(phi.data(), nc),
                    vec_view(batch.Adot_qdot.data() + s * nc, nc));
-      std::copy(A.begin(), A.begin() + std::size_t(nb) * n, batch.A_b.begin() + s * nb * n);
-      std::copy(A.begin() + std::size_t(nb) * n, A.end(), batch.A_u.begin() + s * nu * n);
-      std::copy(phi.begin() + nb, phi.end(), batch.phi_u.begin() + s * nu);
+      store_rows(s, [&](int i, int k) { return A[std::size_t(i) * n + k]; }, [&](int i) { return phi[i]; });
       if (extras) {
         centroidal_momentum(mv, d, &extras->com(s, 0), &extras->momentum(s, 0));
         extras->kinetic_energy[s] = kinetic_energy(mv, d);
         extras->potential_energy[s] = potential_energy(mv, d);
       }
+    };
+    // W states s0 .. s0 + W - 1 in lanes; false (nothing written) when a lane fails a check.
+    const auto lane_chunk = [&](std::size_t s0) {
+      LaneScratch<T>& L = *ls;
+      for (int l = 0; l < W; ++l) {
+        for (int k = 0; k < m.nq; ++k) L.q[k].set(l, Q(s0 + l, k));
+        for (int k = 0; k < n; ++k) L.v[k].set(l, V(s0 + l, k));
+      }
+      using LT = typename LaneScratch<T>::L;
+      const DataView<LT> dl = data_view(L.mv, L.block.data());
+      if (forward_kinematics(L.mv, dl, VecView<const LT>{L.q.data(), m.nq, 1}, VecView<const LT>{L.v.data(), n, 1}) !=
+          Status::ok)
+        return false;
+      mass_matrix(L.mv, dl, mat_view(L.M.data(), n, n));
+      bias_forces(L.mv, dl, vec_view(L.h.data(), n));
+      contact_rows(L.mv, dl, mat_view(L.A.data(), nc, n), vec_view(L.phi.data(), nc), vec_view(L.Adot_qdot.data(), nc));
+      for (int l = 0; l < W; ++l) {
+        const std::size_t s = s0 + l;
+        for (std::size_t k = 0; k < std::size_t(n) * n; ++k) batch.M[s * n * n + k] = L.M[k][l];
+        for (int k = 0; k < n; ++k) batch.h[s * n + k] = L.h[k][l], batch.qdot[s * n + k] = V(s, k);
+        for (int i = 0; i < nc; ++i) batch.Adot_qdot[s * nc + i] = L.Adot_qdot[i][l];
+        store_rows(s, [&](int i, int k) { return L.A[std::size_t(i) * n + k][l]; }, [&](int i) { return L.phi[i][l]; });
+      }
+      return true;
+    };
+#pragma omp for schedule(static)
+    for (long long c = 0; c < (long long)chunks; ++c) {
+      if (!have_scratch) continue;  // the guard rethrows after the region
+      const std::size_t s0 = std::size_t(c) * W, s1 = std::min(count, s0 + W);
+      if (lanes && s1 - s0 == std::size_t(W) && lane_chunk(s0)) continue;
+      for (std::size_t s = s0; s < s1; ++s) scalar_state(s);
     }
   }
   guard.rethrow();

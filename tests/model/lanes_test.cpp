@@ -1,0 +1,156 @@
+// Lanes across states (core/lanes.hpp): evaluate_batch runs the model layer on lane_width<T>
+// states at once; each lane must give its state's scalar result to the bit (the same operations
+// in the same order), a lane that fails a check must leave its neighbours' results and give its
+// own status, and the batch must not depend on the thread count. The oracle is evaluate(), the
+// one-state scalar path, state by state.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "obliq/core/lanes.hpp"
+#include "obliq/model/host.hpp"
+#include "obliq/model/kinematics.hpp"
+
+using namespace obliq;
+using namespace obliq::model;
+using Eigen::MatrixXd;
+using Eigen::VectorXd;
+
+namespace {
+
+template <class T> bool same_bits(T a, T b) { return std::memcmp(&a, &b, sizeof(T)) == 0; }
+
+template <class A, class B> int differing(const A& a, const B& b) {
+  int bad = 0;
+  for (Eigen::Index i = 0; i < a.size(); ++i) bad += !same_bits(a.data()[i], b.data()[i]);
+  return bad;
+}
+
+// count random states of m (normalised quaternions), row per state.
+void random_states(const Model& m, int count, std::mt19937& rng, RowMat<double>& Q, RowMat<double>& V) {
+  std::normal_distribution<double> g(0, 1);
+  Q.resize(count, m.nq);
+  V.resize(count, m.nv);
+  for (int s = 0; s < count; ++s) {
+    for (int k = 0; k < m.nq; ++k) Q(s, k) = g(rng);
+    for (int k = 0; k < m.nv; ++k) V(s, k) = g(rng);
+    for (int i = 0; i < m.nbodies(); ++i)
+      if (m.joint_type[i] == int(JointType::free_flyer)) Q.row(s).segment<4>(m.idx_q[i] + 3).normalize();
+  }
+}
+
+// Batch scenario s against evaluate() of the same state: the number of entries that differ in
+// any bit (M, h, rows, gaps, Adot qdot, qdot).
+int scalar_mismatches(const Model& m, const RowMat<double>& Q, const RowMat<double>& V, const Batch<double>& b, int s) {
+  Scenario one;
+  EXPECT_EQ(evaluate(m, Q.row(s).transpose(), V.row(s).transpose(), one), Status::ok);
+  return differing(MatrixXd(b.M_of(s)), one.M) + differing(VectorXd(b.h_of(s)), one.h) +
+         differing(MatrixXd(b.A_u_of(s)), one.A_u) + differing(MatrixXd(b.A_b_of(s)), one.A_b) +
+         differing(VectorXd(b.phi_u_of(s)), one.phi_u) + differing(VectorXd(b.Adot_qdot_of(s)), one.Adot_qdot) +
+         differing(VectorXd(b.qdot_of(s)), one.qdot);
+}
+
+}  // namespace
+
+TEST(Lanes, MasksAreEveryLaneAndMathIsLaneByLane) {
+  using L = Lanes<double, 4>;
+  L a = 0.0, b = 1.0;
+  a.set(2, 3.0);
+  EXPECT_FALSE(bool(a < b));   // lane 2 is not below
+  EXPECT_TRUE(!(a < b));       // "not every lane": a scalar check's rejection
+  EXPECT_TRUE(bool(a < 4.0));
+  a.set(1, -2.0);
+  const L m = max_(a, b), n = min_(a, b), abs = abs_(a);
+  EXPECT_EQ(m[0], 1.0);
+  EXPECT_EQ(m[2], 3.0);
+  EXPECT_EQ(n[1], -2.0);
+  EXPECT_EQ(abs[1], 2.0);
+  const L s = sqrt(L(2.0)), c = cos(a);
+  EXPECT_TRUE(same_bits(s[3], std::sqrt(2.0)));
+  EXPECT_TRUE(same_bits(c[2], std::cos(3.0)));
+  L x = 1.0;
+  x.set(3, std::nan(""));
+  EXPECT_FALSE(finite_(x));  // the model layer's check fails when one lane is not finite
+  EXPECT_TRUE(finite_(L(1.0)));
+}
+
+// Every built-in model, a count that leaves a partial last chunk: each state equal to the scalar
+// path to the bit, in double; in float each lane against the float scalar path.
+TEST(Lanes, BatchEqualsTheScalarPathToTheBit) {
+  std::mt19937 rng(7);
+  for (const auto& info : builtin_models()) {
+    const Model m = builtin_model(info.name);
+    const int count = 4 * 5 + 3;
+    RowMat<double> Q, V;
+    random_states(m, count, rng, Q, V);
+    Batch<double> batch;
+    std::vector<Status> st;
+    evaluate_batch(m, Q, V, batch, st, 1);
+    int bad = 0;
+    for (int s = 0; s < count; ++s) {
+      ASSERT_EQ(st[s], Status::ok) << info.name;
+      bad += scalar_mismatches(m, Q, V, batch, s);
+    }
+    EXPECT_EQ(bad, 0) << info.name << ": entries that differ from the scalar path";
+
+    const ModelT<float> mf = m.cast<float>();
+    const RowMat<float> Qf = Q.cast<float>(), Vf = V.cast<float>();
+    Batch<float> bf;
+    std::vector<Status> stf;
+    evaluate_batch(mf, Qf, Vf, bf, stf, 1);
+    // The float scalar path: a one-state batch (below the lane width, so never lanes).
+    int badf = 0;
+    for (int s = 0; s < count; ++s) {
+      Batch<float> one;
+      std::vector<Status> st1;
+      evaluate_batch(mf, RowMat<float>(Qf.row(s)), RowMat<float>(Vf.row(s)), one, st1, 1);
+      ASSERT_EQ(stf[s], st1[0]) << info.name;
+      if (stf[s] != Status::ok) continue;
+      badf += differing(Eigen::MatrixXf(bf.M_of(s)), Eigen::MatrixXf(one.M_of(0))) +
+              differing(Eigen::VectorXf(bf.h_of(s)), Eigen::VectorXf(one.h_of(0))) +
+              differing(Eigen::MatrixXf(bf.A_u_of(s)), Eigen::MatrixXf(one.A_u_of(0)));
+    }
+    EXPECT_EQ(badf, 0) << info.name << " (float)";
+  }
+}
+
+// A chunk with one failing lane: that state gets its own status, the others their scalar results.
+TEST(Lanes, AFailingLaneLeavesItsNeighbours) {
+  const Model m = builtin_model("quadruped");
+  std::mt19937 rng(11);
+  RowMat<double> Q, V;
+  random_states(m, 12, rng, Q, V);
+  Q(5, 3) = 2.0;               // state 5 (chunk 1, lane 1): a quaternion that is not unit
+  V(10, 4) = std::nan("");     // state 10 (chunk 2, lane 2): a non-finite velocity
+  Batch<double> batch;
+  std::vector<Status> st;
+  evaluate_batch(m, Q, V, batch, st, 1);
+  for (int s = 0; s < 12; ++s) {
+    if (s == 5) {
+      EXPECT_EQ(st[s], Status::bad_quaternion);
+    } else if (s == 10) {
+      EXPECT_EQ(st[s], Status::non_finite);
+    } else {
+      ASSERT_EQ(st[s], Status::ok) << s;
+      EXPECT_EQ(scalar_mismatches(m, Q, V, batch, s), 0) << s;
+    }
+  }
+}
+
+TEST(Lanes, SameBatchForAnyThreadCount) {
+  const Model m = builtin_model("quadruped");
+  std::mt19937 rng(3);
+  RowMat<double> Q, V;
+  random_states(m, 4 * 40 + 1, rng, Q, V);
+  Batch<double> b1, b2;
+  std::vector<Status> s1, s2;
+  evaluate_batch(m, Q, V, b1, s1, 1);
+  evaluate_batch(m, Q, V, b2, s2, 2);
+  EXPECT_EQ(s1, s2);
+  EXPECT_EQ(differing(Eigen::Map<const VectorXd>(b1.M.data(), b1.M.size()),
+                      Eigen::Map<const VectorXd>(b2.M.data(), b2.M.size())), 0);
+  EXPECT_EQ(differing(Eigen::Map<const VectorXd>(b1.A_u.data(), b1.A_u.size()),
+                      Eigen::Map<const VectorXd>(b2.A_u.data(), b2.A_u.size())), 0);
+}
