@@ -316,7 +316,8 @@ template <class T> void replicate(const DeviceBatch<T>& pool, DeviceBatch<T>& ds
 namespace {
 
 // Scratch for one call: the fused kernel's arena for as many scenarios as fit under the cap
-// (the kernels run in chunks), plus a per-scenario mask for the library path.
+// (the kernels run in chunks), plus a per-scenario mask for the warp and library paths and the
+// buffer of its compaction (cuda/compaction.hpp).
 template <class T> detail::Launch launch_for(DeviceBatch<T>& b, const Options& opt, std::size_t per_scenario) {
   detail::Launch l;
   l.block_size = opt.block_size;
@@ -326,9 +327,11 @@ template <class T> detail::Launch launch_for(DeviceBatch<T>& b, const Options& o
   // + 64 KiB: room for the library path's alignment padding when the batch is small.
   const std::size_t arena = std::max(std::min(want, opt.scratch_bytes), per_scenario) + (std::size_t(64) << 10);
   const std::size_t mask = (b.count + 255) / 256 * 256;
-  char* base = static_cast<char*>(b.scratch(arena + mask));
+  const std::size_t select = (detail::selection_buffer_size(b.count) * sizeof(std::size_t) + 255) / 256 * 256;
+  char* base = static_cast<char*>(b.scratch(mask + select + arena));
   l.mask_buffer = reinterpret_cast<std::uint8_t*>(base);
-  l.scratch = base + mask;
+  l.select_buffer = reinterpret_cast<std::size_t*>(base + mask);
+  l.scratch = base + mask + select;
   l.scratch_bytes = arena;
   return l;
 }
