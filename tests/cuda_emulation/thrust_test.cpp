@@ -1,8 +1,9 @@
 // tests/cuda_emulation/thrust_test.cpp: the CUDA backend's Thrust algorithms on Thrust's CPU
 // systems, against hand-written loops: cuda/compaction.hpp (the scenarios the warp and library
-// paths hand back to the fused kernel). The same source runs with thrust::cuda::par_nosync in
-// the kernels' files; here each algorithm runs with thrust::cpp::par, thrust::omp::par (OpenMP
-// threads) and thrust::device (Thrust's device system, the CPP one in this build).
+// paths hand back to the fused kernel) and cuda/tile.hpp (obliq::cuda::replicate's copy of a
+// pool across a batch). The same source runs with thrust::cuda::par_nosync in the kernels'
+// files; here each algorithm runs with thrust::cpp::par, thrust::omp::par (OpenMP threads) and
+// thrust::device (Thrust's device system, the CPP one in this build).
 #include <gtest/gtest.h>
 #include <omp.h>
 #include <thrust/execution_policy.h>
@@ -11,10 +12,13 @@
 
 #include <cstdint>
 #include <random>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compaction.hpp"
+#include "tile.hpp"
 
 namespace {
 
@@ -116,6 +120,56 @@ TYPED_TEST(Thrust, CompactionKeepsTheBatchOrder) {
     check_compaction<TypeParam>(first);
     check_compaction<TypeParam>(last);
   }
+}
+
+// --- replicate's tile ---------------------------------------------------------------------
+
+// A pool of `pool` scenarios of `block` entries, tiled across `count` in every combination of the
+// layouts (interleaved: scenario stride 1; contiguous: element stride 1), against a loop.
+TYPED_TEST(Thrust, TileCopiesThePoolAcrossTheBatch) {
+  for (std::size_t count : {1, 5, 130})
+    for (std::size_t pool : {1, 3, 200})
+      for (std::size_t block : {1, 4})
+        for (bool dst_interleaved : {false, true})
+          for (bool src_interleaved : {false, true}) {
+            SCOPED_TRACE("count " + std::to_string(count) + " pool " + std::to_string(pool) + " block " +
+                         std::to_string(block) + " interleaved " + std::to_string(dst_interleaved) + "/" +
+                         std::to_string(src_interleaved));
+            std::vector<float> src(pool * block), dst(count * block, -1.0f);
+            for (std::size_t i = 0; i < src.size(); ++i) src[i] = float(i) + 0.5f;
+            const auto strides = [](bool interleaved, std::size_t n, std::size_t b) {
+              return interleaved ? std::pair<std::ptrdiff_t, std::ptrdiff_t>(1, std::ptrdiff_t(n))
+                                 : std::pair<std::ptrdiff_t, std::ptrdiff_t>(std::ptrdiff_t(b), 1);
+            };
+            const auto [dss, des] = strides(dst_interleaved, count, block);
+            const auto [sss, ses] = strides(src_interleaved, pool, block);
+            cd::tile_with(TypeParam::policy(), cd::Strided<float>{dst.data(), dss, des},
+                          cd::Strided<const float>{src.data(), sss, ses}, count, pool, block);
+            for (std::size_t s = 0; s < count; ++s)
+              for (std::size_t k = 0; k < block; ++k)
+                ASSERT_EQ(dst[s * std::size_t(dss) + k * std::size_t(des)], src[(s % pool) * std::size_t(sss) + k * std::size_t(ses)])
+                    << "scenario " << s << " entry " << k;
+          }
+}
+
+// One global value (scenario stride 0 in the pool), an empty batch or block (nothing written),
+// and unset arrays (an error, as before).
+TYPED_TEST(Thrust, TileEdgeCases) {
+  const std::uint8_t one = 7;
+  std::vector<std::uint8_t> dst(50, 0);
+  cd::tile_with(TypeParam::policy(), cd::Strided<std::uint8_t>{dst.data(), 1, 50}, cd::Strided<const std::uint8_t>{&one, 0, 1},
+                50, 1, 1);
+  for (std::uint8_t v : dst) EXPECT_EQ(v, 7);
+  std::vector<double> untouched(4, 1.0);
+  const double src = 2.0;
+  cd::tile_with(TypeParam::policy(), cd::Strided<double>{untouched.data(), 1, 4}, cd::Strided<const double>{&src, 0, 1}, 0, 1, 1);
+  cd::tile_with(TypeParam::policy(), cd::Strided<double>{untouched.data(), 1, 4}, cd::Strided<const double>{&src, 0, 1}, 4, 1, 0);
+  for (double v : untouched) EXPECT_EQ(v, 1.0);
+  EXPECT_THROW(cd::tile_with(TypeParam::policy(), cd::Strided<double>{}, cd::Strided<const double>{&src, 0, 1}, 4, 1, 1),
+               std::runtime_error);
+  EXPECT_THROW(cd::tile_with(TypeParam::policy(), cd::Strided<double>{untouched.data(), 1, 4}, cd::Strided<const double>{&src, 0, 1},
+                             4, 0, 1),
+               std::runtime_error);
 }
 
 }  // namespace
