@@ -4,8 +4,8 @@
 // algorithm returns a value to the host (a reduction's result). Its temporary storage (CUB's
 // scan and reduce scratch) comes from obliq's stream-ordered pool (common.cuh's
 // workspace_pool) through PoolAllocator, so no cudaMalloc / cudaFree synchronizes the device.
-// The algorithms themselves are written against any policy (cuda/compaction.hpp,
-// cuda/tile.hpp) and run on the CPU in CI (tests/cuda_emulation/thrust_test.cpp).
+// The algorithms themselves are written against any policy (cuda/compaction.hpp, cuda/tile.hpp,
+// cuda/sweep_reduce.hpp) and run on the CPU in CI (tests/cuda_emulation/thrust_test.cpp).
 #pragma once
 
 #include <thrust/execution_policy.h>

@@ -13,6 +13,7 @@
 
 #include "cpu/omp_guard.hpp"
 #include "kll_sketch.hpp"
+#include "sweep/moments.hpp"
 #include "sweep/samples.hpp"
 
 namespace obliq::sweep {
@@ -33,34 +34,6 @@ void seed_sketch(int column, int level, std::uint64_t pos) {
   const std::uint64_t h = splitmix(splitmix(splitmix(std::uint64_t(column)) ^ std::uint64_t(level)) ^ pos);
   datasketches::random_utils::random_bit.seed(static_cast<std::uint32_t>(h ^ (h >> 32)));
 }
-
-struct Moments {
-  std::uint64_t n = 0;
-  double mean = 0, m2 = 0;
-  double min = std::numeric_limits<double>::infinity(), max = -std::numeric_limits<double>::infinity();
-
-  void add(double x) {  // Welford
-    ++n;
-    const double delta = x - mean;
-    mean += delta / double(n);
-    m2 += delta * (x - mean);
-    min = std::min(min, x);
-    max = std::max(max, x);
-  }
-  // Chan, Golub, LeVeque (1979): the pairwise update of count, mean and sum of squared deviations.
-  static Moments merge(const Moments& a, const Moments& b) {
-    if (a.n == 0) return b;
-    if (b.n == 0) return a;
-    Moments r;
-    r.n = a.n + b.n;
-    const double delta = b.mean - a.mean, na = double(a.n), nb = double(b.n), n = double(r.n);
-    r.mean = a.mean + delta * (nb / n);
-    r.m2 = a.m2 + b.m2 + delta * delta * (na * nb / n);
-    r.min = std::min(a.min, b.min);
-    r.max = std::max(a.max, b.max);
-    return r;
-  }
-};
 
 // A node of the merge tree: the statistics of the aligned block range [pos 2^level, (pos+1) 2^level).
 struct Node {
