@@ -21,6 +21,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 
 #include "launch.hpp"
 
@@ -40,9 +41,11 @@ struct Marked {
 // `buffer` (selection_buffer_size(count) entries, launch.hpp, of device memory for the policy):
 //   pos[s] = the number of marked scenarios before s   (buffer[0, count], pos[count]: all of them)
 //   index[pos[s]] = s for each marked s                (buffer[count + 1, 2 count + 1))
-// Nothing is returned to the host, so nothing waits (see the top of this file).
+// Nothing is returned to the host, so nothing waits (see the top of this file). A missing
+// buffer (a Launch made without one) is an error here rather than a bad address on the device.
 template <class Policy>
 Selection select_handed_back(Policy&& policy, const std::uint8_t* mask, std::size_t count, std::size_t* buffer) {
+  if (!buffer || (count > 0 && !mask)) throw std::logic_error("obliq cuda: hand-back compaction without its buffers");
   std::size_t* pos = buffer;
   std::size_t* index = buffer + count + 1;
   const thrust::counting_iterator<std::size_t> first(0);

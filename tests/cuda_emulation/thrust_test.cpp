@@ -90,12 +90,16 @@ template <class P> void check_compaction(const std::vector<std::uint8_t>& mask) 
   }
 }
 
+// An empty batch; and a Launch without the compaction's buffer or mask, refused on the host.
 TYPED_TEST(Thrust, CompactionOfAnEmptyBatch) {
   std::vector<std::size_t> buffer(cd::selection_buffer_size(0), kUnwritten);
   const cd::Selection sel = cd::select_handed_back(TypeParam::policy(), nullptr, 0, buffer.data());
   EXPECT_EQ(*sel.count, 0u);
   std::size_t s = kUnwritten;
   EXPECT_FALSE(sel.scenario(0, s));
+  const std::uint8_t mask = 1;
+  EXPECT_THROW(cd::select_handed_back(TypeParam::policy(), &mask, 1, nullptr), std::logic_error);
+  EXPECT_THROW(cd::select_handed_back(TypeParam::policy(), nullptr, 1, buffer.data()), std::logic_error);
 }
 
 TYPED_TEST(Thrust, CompactionOfNoneAndOfAll) {
