@@ -53,15 +53,19 @@ struct Moments {
   }
 };
 
-// How many samples ended with each Status value (indexed by the value); merge adds.
+// How many samples ended with each Status value (indexed by the value); merge adds. Its bytes
+// are the statistics' serialized form too.
 struct StatusCounts {
   std::uint64_t count[status_kinds] = {};
 
   // One sample's status; a value outside the enum counts nowhere.
   OBLIQ_HD static StatusCounts of(int status) {
     StatusCounts r;
-    if (status >= 0 && status < status_kinds) r.count[status] = 1;
+    r.add(status);
     return r;
+  }
+  OBLIQ_HD void add(int status) {
+    if (status >= 0 && status < status_kinds) ++count[status];
   }
   OBLIQ_HD static StatusCounts merge(const StatusCounts& a, const StatusCounts& b) {
     StatusCounts r;
