@@ -316,8 +316,10 @@ template <class T> void replicate(const DeviceBatch<T>& pool, DeviceBatch<T>& ds
 namespace {
 
 // Scratch for one call: the fused kernel's arena for as many scenarios as fit under the cap
-// (the kernels run in chunks), plus a per-scenario mask for the library path.
-template <class T> detail::Launch launch_for(DeviceBatch<T>& b, const Options& opt, std::size_t per_scenario) {
+// (the kernels run in chunks), plus a per-scenario mask for the warp and library paths and, where
+// they run (hand_back), the buffer of its compaction (cuda/compaction.hpp: 16 bytes a scenario).
+template <class T>
+detail::Launch launch_for(DeviceBatch<T>& b, const Options& opt, std::size_t per_scenario, bool hand_back) {
   detail::Launch l;
   l.block_size = opt.block_size;
   l.interleaved_scratch = opt.scratch_layout == Layout::interleaved;
@@ -326,9 +328,12 @@ template <class T> detail::Launch launch_for(DeviceBatch<T>& b, const Options& o
   // + 64 KiB: room for the library path's alignment padding when the batch is small.
   const std::size_t arena = std::max(std::min(want, opt.scratch_bytes), per_scenario) + (std::size_t(64) << 10);
   const std::size_t mask = (b.count + 255) / 256 * 256;
-  char* base = static_cast<char*>(b.scratch(arena + mask));
+  const std::size_t select =
+      hand_back ? (detail::selection_buffer_size(b.count) * sizeof(std::size_t) + 255) / 256 * 256 : 0;
+  char* base = static_cast<char*>(b.scratch(mask + select + arena));
   l.mask_buffer = reinterpret_cast<std::uint8_t*>(base);
-  l.scratch = base + mask;
+  l.select_buffer = hand_back ? reinterpret_cast<std::size_t*>(base + mask) : nullptr;
+  l.scratch = base + mask + select;
   l.scratch_bytes = arena;
   return l;
 }
@@ -359,11 +364,11 @@ template <class T> void impact(DeviceBatch<T>& b, const Options& opt) {
   if (library) {
     const std::size_t per = std::max(detail::library_scratch_per_scenario<T>(n, mb, mu),
                                      detail::fused_impact_scratch<T>(n, mb, mu) * sizeof(T));
-    detail::library_impact(in, o, launch_for(b, opt, per));
+    detail::library_impact(in, o, launch_for(b, opt, per, true));
   } else if (opt.method == Method::warp) {
-    detail::warp_impact_batch(in, o, launch_for(b, opt, detail::fused_impact_scratch<T>(n, mb, mu) * sizeof(T)));
+    detail::warp_impact_batch(in, o, launch_for(b, opt, detail::fused_impact_scratch<T>(n, mb, mu) * sizeof(T), true));
   } else {
-    detail::fused_impact(in, o, launch_for(b, opt, detail::fused_impact_scratch<T>(n, mb, mu) * sizeof(T)));
+    detail::fused_impact(in, o, launch_for(b, opt, detail::fused_impact_scratch<T>(n, mb, mu) * sizeof(T), false));
   }
   finish<T>(opt);
 }
@@ -384,9 +389,9 @@ template <class T> void dynamics(DeviceBatch<T>& b, const Options& opt) {
   if (library) {
     const std::size_t per = std::max(detail::library_scratch_per_scenario<T>(n, mb, mu),
                                      detail::fused_dynamics_scratch<T>(n, mb, mu) * sizeof(T));
-    detail::library_dynamics(in, o, launch_for(b, opt, per));
+    detail::library_dynamics(in, o, launch_for(b, opt, per, true));
   } else {
-    detail::fused_dynamics(in, o, launch_for(b, opt, detail::fused_dynamics_scratch<T>(n, mb, mu) * sizeof(T)));
+    detail::fused_dynamics(in, o, launch_for(b, opt, detail::fused_dynamics_scratch<T>(n, mb, mu) * sizeof(T), false));
   }
   finish<T>(opt);
 }

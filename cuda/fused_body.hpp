@@ -12,14 +12,16 @@
 
 namespace obliq::cuda::detail {
 
-// Thread i of the chunk starting at scenario s0 (chunk scenarios, ws scratch elements each).
-// Returns early past the end, or where the `only` mask says another path solved the scenario.
+// Thread i of the chunk starting at thread s0 (chunk threads, ws scratch elements each).
+// Returns early past the end; with a selection (`only`, the scenarios another path handed back,
+// compacted by cuda/compaction.hpp) thread j = s0 + i solves scenario index[j] and returns early
+// past the selection's count.
 template <class T>
-OBLIQ_HD void impact_body(const Inputs<T>& in, const ImpactOutputs<T>& out, const std::uint8_t* only, std::size_t s0,
+OBLIQ_HD void impact_body(const Inputs<T>& in, const ImpactOutputs<T>& out, const Selection& only, std::size_t s0,
                           std::size_t chunk, std::size_t i, T* scratch, std::size_t ws, bool interleaved) {
   if (i >= chunk) return;
-  const std::size_t s = s0 + i;
-  if (only && !only[s]) return;
+  std::size_t s = 0;
+  if (!only.scenario(s0 + i, s)) return;
   const ScenarioView<T> sv = scenario_at(in, s);
   const ImpactView<T> ov = impact_view_at(out, s, in.n, in.m_b + in.m_u, in.m_u);
   Arena<T> arena = arena_at(scratch, i, chunk, ws, interleaved);
@@ -27,11 +29,11 @@ OBLIQ_HD void impact_body(const Inputs<T>& in, const ImpactOutputs<T>& out, cons
 }
 
 template <class T>
-OBLIQ_HD void dynamics_body(const Inputs<T>& in, const DynamicsOutputs<T>& out, const std::uint8_t* only, std::size_t s0,
+OBLIQ_HD void dynamics_body(const Inputs<T>& in, const DynamicsOutputs<T>& out, const Selection& only, std::size_t s0,
                             std::size_t chunk, std::size_t i, T* scratch, std::size_t ws, bool interleaved) {
   if (i >= chunk) return;
-  const std::size_t s = s0 + i;
-  if (only && !only[s]) return;
+  std::size_t s = 0;
+  if (!only.scenario(s0 + i, s)) return;
   const ScenarioView<T> sv = scenario_at(in, s);
   const DynamicsView<T> ov = dynamics_view_at(out, s, in.n, in.m_b + in.m_u, in.m_u);
   Arena<T> arena = arena_at(scratch, i, chunk, ws, interleaved);

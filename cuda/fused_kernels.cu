@@ -10,13 +10,13 @@
 namespace obliq::cuda::detail {
 
 template <class T>
-__global__ void impact_kernel(Inputs<T> in, ImpactOutputs<T> out, const std::uint8_t* only, std::size_t s0,
+__global__ void impact_kernel(Inputs<T> in, ImpactOutputs<T> out, Selection only, std::size_t s0,
                               std::size_t chunk, T* scratch, std::size_t ws, bool interleaved) {
   impact_body(in, out, only, s0, chunk, std::size_t(blockIdx.x) * blockDim.x + threadIdx.x, scratch, ws, interleaved);
 }
 
 template <class T>
-__global__ void dynamics_kernel(Inputs<T> in, DynamicsOutputs<T> out, const std::uint8_t* only, std::size_t s0,
+__global__ void dynamics_kernel(Inputs<T> in, DynamicsOutputs<T> out, Selection only, std::size_t s0,
                                 std::size_t chunk, T* scratch, std::size_t ws, bool interleaved) {
   dynamics_body(in, out, only, s0, chunk, std::size_t(blockIdx.x) * blockDim.x + threadIdx.x, scratch, ws, interleaved);
 }

@@ -60,14 +60,38 @@ template <class T> struct DynamicsOutputs {
   Strided<int> status;             // (count)
 };
 
+// The scenarios another path handed to the fused kernel, compacted (cuda/compaction.hpp): the
+// fused kernel's thread j solves scenario index[j] for j < *count (device memory both; the
+// count stays on the device, so nothing waits for it). index is increasing: the handed-back
+// scenarios in batch order.
+struct Selection {
+  const std::size_t* index = nullptr;  // null: no selection, thread j solves scenario j
+  const std::size_t* count = nullptr;
+
+  // The scenario thread j of the batch solves, or false where it has none.
+  OBLIQ_HD bool scenario(std::size_t j, std::size_t& s) const {
+    if (!index) {
+      s = j;
+      return true;
+    }
+    if (j >= *count) return false;
+    s = index[j];
+    return true;
+  }
+};
+
+// Entries of Launch::select_buffer for a batch of count scenarios (cuda/compaction.hpp).
+inline std::size_t selection_buffer_size(std::size_t count) { return 2 * count + 1; }
+
 struct Launch {
   int block_size = 128;
   bool interleaved_scratch = true;
   void* scratch = nullptr;            // device scratch of scratch_bytes
   std::size_t scratch_bytes = 0;
   void* stream = nullptr;             // cudaStream_t
-  const std::uint8_t* only = nullptr; // device mask (count): when set, run only where only[s] != 0
-  std::uint8_t* mask_buffer = nullptr; // device (count) bytes the library path may use for its mask
+  Selection only;                     // when set, run only the selected scenarios
+  std::uint8_t* mask_buffer = nullptr; // device (count) bytes the warp and library paths mark hand-backs in
+  std::size_t* select_buffer = nullptr; // device (2 count + 1) entries for the compaction of that mask
 };
 
 // Fused kernels: the per-scenario core, one thread per scenario, chunked so that scratch fits.

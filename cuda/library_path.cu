@@ -5,7 +5,9 @@
 #include <cusolverDn.h>
 
 #include "common.cuh"
+#include "compaction.hpp"
 #include "library_steps.hpp"
+#include "thrust.cuh"
 
 namespace obliq::cuda::detail {
 
@@ -157,6 +159,10 @@ template <class T> struct DeviceOps {
         detail::syevj(h.solver, n, a, w, static_cast<T*>(work.get()), lwork, info, h.syevj, count));
   }
   void zero(int* p, std::size_t count) { OBLIQ_CUDA_CHECK(cudaMemsetAsync(p, 0, sizeof(int) * count, stream)); }
+  Selection select(const std::uint8_t* mask, std::size_t count, std::size_t* buffer) {
+    PoolAllocator alloc(stream);
+    return select_handed_back(thrust_on(alloc), mask, count, buffer);
+  }
 };
 
 }  // namespace

@@ -18,6 +18,8 @@
 //   impact only:   W^-1 by two trsm on I, then syevj on E_u Q_uu E_u - Q_uu and Q_uu
 //                  (docs/math.md (6): the energy-consistency test)
 //   finalize       outputs and their certificate, or hand the scenario to the fused kernel.
+// After the last chunk, the handed-back scenarios are compacted (ops.select, Thrust:
+// cuda/compaction.hpp) and the fused kernel runs on them alone.
 //
 // Everything the library path does not take (complementarity law, bad input, a closed row
 // approaching in dynamics, a failed factorization, rows whose Delassus pivots do not prove
@@ -333,16 +335,14 @@ OBLIQ_HD void library_finalize(const Inputs<T>& in, const ImpactOutputs<T>& io, 
 }
 
 // The whole library path over a batch (either io or dout is set), each batched step done by
-// ops (see the top of this file). Scenarios it does not finish are marked in l.mask_buffer
-// and solved by ops.fused with that mask.
+// ops (see the top of this file). Scenarios it does not finish are marked in l.mask_buffer,
+// compacted into l.select_buffer and solved by ops.fused on that selection.
 template <class T, class Ops>
 void library_run(const Inputs<T>& in, const ImpactOutputs<T>* io, const DynamicsOutputs<T>* dout, const Launch& l, Ops& ops) {
   if (in.count == 0) return;
   const bool impact = io != nullptr;
   const int n = in.n, mb = in.m_b, mu = in.m_u, m = mb + mu;
   std::uint8_t* mask = l.mask_buffer;
-  Launch fallback = l;
-  fallback.only = mask;
 
   // Shapes the library path does not take: everything to the fused kernel.
   if (m == 0 || (impact && mu > 32)) {
@@ -382,7 +382,10 @@ void library_run(const Inputs<T>& in, const ImpactOutputs<T>* io, const Dynamics
     }
     ops.finalize(in, io0, dout0, mask, s0, b);
   }
-  // Whatever the library path did not take: the fused kernel, masked.
+  // Whatever the library path did not take: the fused kernel on those scenarios, compacted
+  // (ops.select: cuda/compaction.hpp).
+  Launch fallback = l;
+  fallback.only = ops.select(mask, in.count, l.select_buffer);
   ops.fused(in, io, dout, fallback);
 }
 

@@ -1,7 +1,10 @@
 // cuda/warp_kernels.cu: Method::warp, the projection-law impact with one warp per scenario and
 // its matrices in shared memory (cuda/warp_impact.hpp), then the fused kernel on whatever the
-// warps handed over.
+// warps handed over, compacted by Thrust (cuda/compaction.hpp) so that the fused kernel's warps
+// are full of handed-back scenarios instead of one here and there.
 #include "common.cuh"
+#include "compaction.hpp"
+#include "thrust.cuh"
 #include "warp_impact.hpp"
 
 namespace obliq::cuda::detail {
@@ -49,8 +52,9 @@ template <class T> void warp_impact_batch(const Inputs<T>& in, const ImpactOutpu
   const std::size_t blocks = (in.count + warps - 1) / warps;
   warp_impact_kernel<T><<<unsigned(blocks), 32 * warps, warps * ws * sizeof(T), stream_of(l)>>>(in, out, l.mask_buffer, ws);
   OBLIQ_CUDA_CHECK(cudaGetLastError());
+  PoolAllocator alloc(stream_of(l));
   Launch fallback = l;
-  fallback.only = l.mask_buffer;
+  fallback.only = select_handed_back(thrust_on(alloc), l.mask_buffer, in.count, l.select_buffer);
   fused_impact(in, out, fallback);
 }
 

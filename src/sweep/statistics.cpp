@@ -13,6 +13,7 @@
 
 #include "cpu/omp_guard.hpp"
 #include "kll_sketch.hpp"
+#include "sweep/moments.hpp"
 #include "sweep/samples.hpp"
 
 namespace obliq::sweep {
@@ -33,34 +34,6 @@ void seed_sketch(int column, int level, std::uint64_t pos) {
   const std::uint64_t h = splitmix(splitmix(splitmix(std::uint64_t(column)) ^ std::uint64_t(level)) ^ pos);
   datasketches::random_utils::random_bit.seed(static_cast<std::uint32_t>(h ^ (h >> 32)));
 }
-
-struct Moments {
-  std::uint64_t n = 0;
-  double mean = 0, m2 = 0;
-  double min = std::numeric_limits<double>::infinity(), max = -std::numeric_limits<double>::infinity();
-
-  void add(double x) {  // Welford
-    ++n;
-    const double delta = x - mean;
-    mean += delta / double(n);
-    m2 += delta * (x - mean);
-    min = std::min(min, x);
-    max = std::max(max, x);
-  }
-  // Chan, Golub, LeVeque (1979): the pairwise update of count, mean and sum of squared deviations.
-  static Moments merge(const Moments& a, const Moments& b) {
-    if (a.n == 0) return b;
-    if (b.n == 0) return a;
-    Moments r;
-    r.n = a.n + b.n;
-    const double delta = b.mean - a.mean, na = double(a.n), nb = double(b.n), n = double(r.n);
-    r.mean = a.mean + delta * (nb / n);
-    r.m2 = a.m2 + b.m2 + delta * delta * (na * nb / n);
-    r.min = std::min(a.min, b.min);
-    r.max = std::max(a.max, b.max);
-    return r;
-  }
-};
 
 // A node of the merge tree: the statistics of the aligned block range [pos 2^level, (pos+1) 2^level).
 struct Node {
@@ -172,7 +145,7 @@ struct Statistics::Impl {
   std::uint64_t begin = 0, end = 0;
   bool finished = false;
   // Counters (exact): status counts, energy consistent, per unilateral contact candidate/released.
-  std::vector<std::uint64_t> status_count;  // by Status value
+  StatusCounts status_count;                // by Status value (sweep/moments.hpp)
   std::vector<std::uint64_t> non_finite;    // by column: ok solves rejected for that output (samples.hpp)
   std::uint64_t energy_consistent = 0;
   std::vector<std::uint64_t> candidate, released;
@@ -202,7 +175,6 @@ Statistics::Statistics(const Study& study, std::vector<std::pair<double, double>
     o.open.reserve(kBlock);
   }
   s.begin = s.end = begin;
-  s.status_count.assign(status_kinds, 0);  // one slot per Status value
   s.non_finite.assign(s.cols.size(), 0);
   s.candidate.assign(s.L.m_u, 0);
   s.released.assign(s.L.m_u, 0);
@@ -232,7 +204,7 @@ void Statistics::add(const SampleTable& t, int threads) {
   guard.rethrow();
   for (std::size_t r = 0; r < t.count; ++r) {
     if (!t.non_finite.empty() && t.non_finite[r] >= 0) ++s.non_finite[t.non_finite[r]];
-    else ++s.status_count[int(t.status[r])];
+    else s.status_count.add(int(t.status[r]));
     s.energy_consistent += t.status[r] == Status::ok && t.energy_consistent[r];
     if (s.trajectory) s.at_rest += t.status[r] == Status::ok && t.at_rest[r];
     for (int k = 0; k < s.L.m_u; ++k) {
@@ -256,7 +228,7 @@ std::vector<std::uint8_t> Statistics::serialize() const {
   Writer w;
   w.put(s.begin);
   w.put(s.end);
-  for (auto v : s.status_count) w.put(v);
+  w.put(s.status_count);
   for (auto v : s.non_finite) w.put(v);
   w.put(s.energy_consistent);
   w.put(s.at_rest);
@@ -283,7 +255,7 @@ void Statistics::merge(const std::vector<std::uint8_t>& next) {
   const auto begin = r.get<std::uint64_t>(), end = r.get<std::uint64_t>();
   if (begin != s.end || (s.end % kBlock != 0 && end > begin))
     throw std::invalid_argument("Statistics::merge: the next range must start where this one ends, on a block boundary");
-  for (auto& v : s.status_count) v += r.get<std::uint64_t>();
+  s.status_count = StatusCounts::merge(s.status_count, r.get<StatusCounts>());
   for (auto& v : s.non_finite) v += r.get<std::uint64_t>();
   s.energy_consistent += r.get<std::uint64_t>();
   s.at_rest += r.get<std::uint64_t>();
@@ -312,11 +284,11 @@ json Statistics::to_json() const {
   const Impl& s = *impl_;
   json counts;
   const std::uint64_t samples = s.end - s.begin;
-  const std::uint64_t ok = s.status_count[int(Status::ok)];
+  const std::uint64_t ok = s.status_count.count[int(Status::ok)];
   counts["samples"] = samples;
   json status = json::object();
-  for (std::size_t k = 0; k < s.status_count.size(); ++k)
-    if (s.status_count[k] > 0) status[status_reason(Status(k))] = s.status_count[k];
+  for (int k = 0; k < status_kinds; ++k)
+    if (s.status_count.count[k] > 0) status[status_reason(Status(k))] = s.status_count.count[k];
   for (std::size_t c = 0; c < s.non_finite.size(); ++c)  // by output group, in column order
     if (s.non_finite[c] > 0) {
       const std::string reason = non_finite_reason(s.cols[c]);

@@ -93,8 +93,9 @@ TYPED_TEST(FusedGlue, DynamicsIsBitwiseTheCpuBackendInEveryLayoutAndChunking) {
     }
 }
 
-// The `only` mask (how the library path hands scenarios to the fused kernel): masked-out
-// scenarios are not touched, the others get the cpu backend's bits.
+// The `only` selection (how the warp and library paths hand scenarios to the fused kernel: their
+// mask compacted by cuda/compaction.hpp): scenarios not selected are not touched, the others
+// get the cpu backend's bits.
 TYPED_TEST(FusedGlue, OnlyMaskRunsExactlyTheMarkedScenarios) {
   using T = TypeParam;
   const Shape shape{12, 1, 4};
@@ -106,7 +107,8 @@ TYPED_TEST(FusedGlue, OnlyMaskRunsExactlyTheMarkedScenarios) {
   emu::HostLaunch hl(scratch_for_chunks<T>(ws, kCount, 3), kCount, true);
   std::vector<std::uint8_t> only(kCount);
   for (std::size_t s = 0; s < kCount; ++s) only[s] = s % 3 == 1;
-  hl.l.only = only.data();
+  hl.l.only = cu::detail::select_handed_back(thrust::cpp::par, only.data(), kCount, hl.l.select_buffer);
+  ASSERT_EQ(*hl.l.only.count, (kCount + 1) / 3);
   const auto out = hb.impact_outputs();
   emu::fused<T>(hb.inputs(), &out, nullptr, hl.l);
   const ImpactResults<T> got = hb.impact_results();

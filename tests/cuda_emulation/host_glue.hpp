@@ -4,7 +4,9 @@
 // obliq::cuda::strided, the function DeviceBatch uses), the kernels' per-thread bodies run in a
 // host loop over each chunk (cuda/chunks.hpp), and the library path's batched steps are host
 // loops with the column-major semantics of cuSOLVER potrfBatched / syevjBatched and cuBLAS
-// trsmBatched / gemmStridedBatched (HostOps). Only the launches themselves are not emulated.
+// trsmBatched / gemmStridedBatched (HostOps). The compaction of the scenarios handed back to the
+// fused kernel is cuda/compaction.hpp's Thrust code itself, on Thrust's CPP system
+// (thrust::cpp::par). Only the launches themselves are not emulated.
 #pragma once
 
 #include <Eigen/Dense>
@@ -14,7 +16,10 @@
 #include <type_traits>
 #include <vector>
 
+#include <thrust/system/cpp/execution_policy.h>
+
 #include "batch_checks.hpp"
+#include "compaction.hpp"
 #include "fused_body.hpp"
 #include "host_layout.hpp"
 #include "launch.hpp"
@@ -137,15 +142,19 @@ template <class T> struct HostBatch {
   }
 };
 
-// A Launch over host scratch of `bytes` (plus the library path's mask of count bytes).
+// A Launch over host scratch of `bytes` (plus the hand-back mask of count bytes and its
+// compaction's buffer, filled with a value no compaction writes so that a stale entry shows).
 struct HostLaunch {
   std::vector<char> scratch, mask;
+  std::vector<std::size_t> select;
   cu::detail::Launch l;
-  HostLaunch(std::size_t bytes, std::size_t count, bool interleaved) : scratch(bytes), mask(count, 0) {
+  HostLaunch(std::size_t bytes, std::size_t count, bool interleaved)
+      : scratch(bytes), mask(count, 0), select(cu::detail::selection_buffer_size(count), ~std::size_t(0)) {
     l.scratch = scratch.data();
     l.scratch_bytes = bytes;
     l.interleaved_scratch = interleaved;
     l.mask_buffer = reinterpret_cast<std::uint8_t*>(mask.data());
+    l.select_buffer = select.data();
   }
 };
 
@@ -173,9 +182,11 @@ template <class T> struct HostOps {
 
   void fused(const cu::detail::Inputs<T>& in, const cu::detail::ImpactOutputs<T>* io,
              const cu::detail::DynamicsOutputs<T>* dout, const cu::detail::Launch& l) {
-    if (l.only)
-      for (std::size_t s = 0; s < in.count; ++s) fallbacks += l.only[s] ? 1 : 0;
+    if (l.only.index) fallbacks += *l.only.count;
     emulation::fused<T>(in, io, dout, l);
+  }
+  cu::detail::Selection select(const std::uint8_t* mask, std::size_t count, std::size_t* buffer) {
+    return cu::detail::select_handed_back(thrust::cpp::par, mask, count, buffer);
   }
   void reserve_syevj(int, T*, T*, int) {}
   void prep(const cu::detail::Inputs<T>& in, const Strided<std::uint8_t>& active, std::uint8_t* mask, std::size_t s0,
@@ -301,7 +312,7 @@ std::size_t warp_impact(const cu::detail::Inputs<T>& in, const cu::detail::Impac
     cu::detail::warp_impact(in, out, l.mask_buffer, s, shared.data(), HostWarp{});
   }
   cu::detail::Launch fallback = l;
-  fallback.only = l.mask_buffer;
+  fallback.only = cu::detail::select_handed_back(thrust::cpp::par, l.mask_buffer, in.count, l.select_buffer);
   fused<T>(in, &out, nullptr, fallback);
   std::size_t kept = 0;
   for (std::size_t s = 0; s < in.count; ++s) kept += l.mask_buffer[s] ? 0 : 1;
