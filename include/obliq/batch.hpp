@@ -78,8 +78,14 @@ template <class T> struct Batch {
   Batch(Shape s, std::size_t count);
   // The same contents as Batch(s, count), in the storage this batch already holds (no allocation
   // or page faults when it is large enough: a batch filled again each step or chunk). `parent`
-  // is cleared.
-  void reset(Shape s, std::size_t count);
+  // is cleared. With Refill::inputs_only the state quantities that a model evaluation writes
+  // (M, qdot, h, A_b, A_u, phi_u, Adot_qdot) are left as they were (sized, not filled): for a
+  // caller that writes every scenario's, or clear_state(s) for the ones it does not.
+  enum class Refill { all, inputs_only };
+  void reset(Shape s, std::size_t count, Refill refill = Refill::all);
+  // Scenario s's state quantities as reset leaves them: M = I; qdot, h, A_b, A_u, phi_u and
+  // Adot_qdot zero.
+  void clear_state(std::size_t s);
 
   int m() const { return shape.m_b + shape.m_u; }
   MatMap<T> M_of(std::size_t s) { return {M.data() + s * nn(), shape.n, shape.n}; }

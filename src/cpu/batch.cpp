@@ -1,7 +1,9 @@
 // src/cpu/batch.cpp: storage of the host batches, their shape checks, views of them, and the
 // per-scenario copy in and out.
+#include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "cpu/scenario_views.hpp"
 #include "obliq/batch.hpp"
@@ -50,27 +52,35 @@ template <class V> void check_size(const V& buffer, const char* name, std::size_
 
 template <class T> Batch<T>::Batch(Shape s, std::size_t c) { reset(s, c); }
 
-template <class T> void Batch<T>::reset(Shape s, std::size_t c) {
+template <class T> void Batch<T>::reset(Shape s, std::size_t c, Refill refill) {
   check_shape(s, c, "obliq::Batch");
   shape = s;
   count = c;
   parent.clear();
   const std::size_t n = s.n, mb = s.m_b, mu = s.m_u;
-  M.assign(c * n * n, T(0));
-  for (std::size_t k = 0; k < c; ++k)
-    for (std::size_t i = 0; i < n; ++i) M[k * n * n + i * n + i] = T(1);
-  qdot.assign(c * n, T(0));
-  h.assign(c * n, T(0));
+  for (auto [v, size] : {std::pair{&M, c * n * n}, {&qdot, c * n}, {&h, c * n}, {&A_b, c * mb * n}, {&A_u, c * mu * n},
+                         {&phi_u, c * mu}, {&Adot_qdot, c * (mb + mu)}})
+    v->resize(size);
+  if (refill == Refill::all)
+    for (std::size_t k = 0; k < c; ++k) clear_state(k);
   u.assign(c * n, T(0));
   i_u.assign(c * n, T(0));
-  A_b.assign(c * mb * n, T(0));
-  A_u.assign(c * mu * n, T(0));
-  phi_u.assign(c * mu, T(0));
-  Adot_qdot.assign(c * (mb + mu), T(0));
   e.assign(c * mu, T(0));
   law.assign(c, std::uint8_t(Law::complementarity));
   gap_tol.assign(c, T(1e-9));
   vel_tol.assign(c, T(1e-9));
+}
+
+template <class T> void Batch<T>::clear_state(std::size_t k) {
+  const std::size_t n = shape.n, mb = shape.m_b, mu = shape.m_u;
+  std::fill_n(M.begin() + k * n * n, n * n, T(0));
+  for (std::size_t i = 0; i < n; ++i) M[k * n * n + i * n + i] = T(1);
+  std::fill_n(qdot.begin() + k * n, n, T(0));
+  std::fill_n(h.begin() + k * n, n, T(0));
+  std::fill_n(A_b.begin() + k * mb * n, mb * n, T(0));
+  std::fill_n(A_u.begin() + k * mu * n, mu * n, T(0));
+  std::fill_n(phi_u.begin() + k * mu, mu, T(0));
+  std::fill_n(Adot_qdot.begin() + k * (mb + mu), mb + mu, T(0));
 }
 
 template <class T> void Batch<T>::check() const {

@@ -259,7 +259,7 @@ void evaluate_batch(const ModelT<T>& m, const StatesRef<T>& Q, const StatesRef<T
     throw std::invalid_argument("evaluate_batch: Q must be (count x nq) and V (count x nv)");
   const std::size_t count = std::size_t(Q.rows());
   const Shape shape{m.nv, m.n_bilateral, m.n_unilateral()};
-  batch.reset(shape, count);
+  batch.reset(shape, count, Batch<T>::Refill::inputs_only);  // every state is written below, or cleared
   if (m.velocity_parent.size() == std::size_t(m.nv)) batch.parent = m.velocity_parent;
   status.assign(count, Status::ok);
   if (extras) {
@@ -299,7 +299,7 @@ void evaluate_batch(const ModelT<T>& m, const StatesRef<T>& Q, const StatesRef<T
       const Status st = forward_kinematics(mv, d, VecView<const T>{Q.data() + s * Q.outerStride(), m.nq, 1},
                                            VecView<const T>{V.data() + s * V.outerStride(), n, 1});
       status[s] = st;
-      if (st != Status::ok) return;
+      if (st != Status::ok) return batch.clear_state(s);  // M = I, zeros: as a failed state is documented
       T* M = batch.M.data() + s * n * n;
       mass_matrix(mv, d, mat_view(M, n, n));
       bias_forces(mv, d, vec_view(batch.h.data() + s * n, n));

@@ -357,3 +357,42 @@ TEST(HostApi, CpuSolveLoadsNoCudaLibrary) {
 }
 
 }  // namespace
+
+// Batch::reset refills in place: Refill::all gives what a new Batch(s, count) holds; inputs_only
+// refills the inputs and leaves the state quantities; clear_state(s) resets one scenario's.
+TEST(HostApi, BatchResetAndClearState) {
+  const Shape s{3, 1, 2};
+  Batch<double> fresh(s, 4), b(Shape{5, 0, 1}, 7);
+  for (auto* v : {&b.M, &b.qdot, &b.h, &b.u, &b.i_u, &b.A_u, &b.e}) v->assign(v->size(), 9.0);
+  b.parent = {-1, 0, 1, 2, 3};
+  b.reset(s, 4);
+  EXPECT_EQ(b.M, fresh.M);
+  EXPECT_EQ(b.qdot, fresh.qdot);
+  EXPECT_EQ(b.h, fresh.h);
+  EXPECT_EQ(b.u, fresh.u);
+  EXPECT_EQ(b.i_u, fresh.i_u);
+  EXPECT_EQ(b.A_b, fresh.A_b);
+  EXPECT_EQ(b.A_u, fresh.A_u);
+  EXPECT_EQ(b.phi_u, fresh.phi_u);
+  EXPECT_EQ(b.Adot_qdot, fresh.Adot_qdot);
+  EXPECT_EQ(b.e, fresh.e);
+  EXPECT_EQ(b.law, fresh.law);
+  EXPECT_EQ(b.gap_tol, fresh.gap_tol);
+  EXPECT_EQ(b.vel_tol, fresh.vel_tol);
+  EXPECT_TRUE(b.parent.empty());
+  b.check();
+
+  for (auto* v : {&b.M, &b.h, &b.A_u, &b.u, &b.e}) v->assign(v->size(), 9.0);
+  b.reset(s, 4, Batch<double>::Refill::inputs_only);
+  b.check();
+  EXPECT_EQ(b.M, std::vector<double>(4 * 9, 9.0));  // state quantities left as they were
+  EXPECT_EQ(b.h, std::vector<double>(4 * 3, 9.0));
+  EXPECT_EQ(b.u, fresh.u);                          // inputs refilled
+  EXPECT_EQ(b.e, fresh.e);
+  b.clear_state(2);
+  EXPECT_EQ(b.M_of(2), fresh.M_of(2));
+  EXPECT_TRUE(b.h_of(2).isZero(0));
+  EXPECT_TRUE(b.A_u_of(2).isZero(0));
+  EXPECT_EQ(b.M_of(1)(0, 0), 9.0);  // the others untouched
+  EXPECT_EQ(b.M_of(3)(2, 2), 9.0);
+}

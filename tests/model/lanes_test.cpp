@@ -154,3 +154,33 @@ TEST(Lanes, SameBatchForAnyThreadCount) {
   EXPECT_EQ(differing(Eigen::Map<const VectorXd>(b1.A_u.data(), b1.A_u.size()),
                       Eigen::Map<const VectorXd>(b2.A_u.data(), b2.A_u.size())), 0);
 }
+
+// evaluate_batch refills a batch without clearing what it writes (Batch::Refill::inputs_only): a
+// state that fails must still come out as documented (M = I, zeros), whatever the batch held.
+TEST(Lanes, AFailedStateIsClearedInAReusedBatch) {
+  const Model m = builtin_model("quadruped");
+  std::mt19937 rng(5);
+  RowMat<double> Q, V;
+  random_states(m, 9, rng, Q, V);
+  Batch<double> batch;
+  std::vector<Status> st;
+  evaluate_batch(m, Q, V, batch, st, 1);  // every state ok: M, h, rows filled
+  batch.u.assign(batch.u.size(), 7.0);    // an input the caller set
+  Q(2, 0) = std::nan("");                 // lanes chunk 0 falls back; state 2 fails
+  Q(8, 3) = 0.0;                          // the scalar tail; state 8's quaternion is not unit
+  evaluate_batch(m, Q, V, batch, st, 1);
+  for (int s : {2, 8}) {
+    EXPECT_NE(st[s], Status::ok);
+    EXPECT_EQ(MatrixXd(batch.M_of(s)), MatrixXd::Identity(m.nv, m.nv)) << s;
+    EXPECT_TRUE(VectorXd(batch.h_of(s)).isZero(0)) << s;
+    EXPECT_TRUE(VectorXd(batch.qdot_of(s)).isZero(0)) << s;
+    EXPECT_TRUE(MatrixXd(batch.A_u_of(s)).isZero(0)) << s;
+    EXPECT_TRUE(VectorXd(batch.phi_u_of(s)).isZero(0)) << s;
+    EXPECT_TRUE(VectorXd(batch.Adot_qdot_of(s)).isZero(0)) << s;
+  }
+  for (int s : {0, 1, 3, 4, 5, 6, 7}) {
+    ASSERT_EQ(st[s], Status::ok);
+    EXPECT_EQ(scalar_mismatches(m, Q, V, batch, s), 0) << s;
+  }
+  for (double u : batch.u) ASSERT_EQ(u, 0.0);  // inputs are refilled with their defaults
+}
