@@ -12,12 +12,13 @@
 // sub-steps of the squared torque norm:
 //   effort = (1 / frame_skip) sum_k |u_k|^2,   |u_k|^2 = sum_j tau_j^2 in the order j = 0 .. n-1  (PD2)
 //
-// (PD1) is evaluated as written, kp (target - q) and kd v rounded before the difference, the
-// order of numpy's `kp * (target - q) - kd * v` on the host (no contraction to a fused
-// multiply-add there: the host build has no FMA target; a device build that contracts may
-// differ in the last bit). clip keeps a NaN (as numpy's clip): a NaN target or state becomes a
-// NaN torque, which the step reports as the scenario's status. The law is evaluated for a
-// scenario whose status is not ok too (its effort is defined); the step then leaves it where it is.
+// (PD1) is evaluated as written, kp (target - q) and kd v rounded before the difference: the
+// order of numpy's `kp * (target - q) - kd * v`, bit for bit in the project's build (x86-64
+// without an FMA target, so no contraction to a fused multiply-add; a build that contracts,
+// -march with FMA under GCC's default -ffp-contract=fast, or nvcc's --fmad=true, may differ in
+// the last bit). clip keeps a NaN (as numpy's clip): a NaN target or state becomes a NaN torque,
+// which the step reports as the scenario's status. The law is evaluated for a scenario whose
+// status is not ok too (its effort is defined); the step then leaves it where it is.
 //
 // No allocation, no exception: the torques come from the arena (nv more than the step's own
 // scratch, pd_workspace), and an arena too small is the scenario's status (bad_shape).
