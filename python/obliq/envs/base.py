@@ -57,7 +57,7 @@ class SimVectorEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self._v_index, self._q_index = [int(i) for i in self.actuated], [int(i) for i in self.actuated_q]
-        self._torque_sq = np.zeros(self.num_envs)  # |tau|^2 per copy, mean over the last env step (step_pd)
+        self._torque_sq = np.zeros(self.num_envs, self.sim.dtype)  # mean |tau|^2 per copy over the last env step
         self._elapsed = np.zeros(self.num_envs, np.int64)
         self._autoreset = np.zeros(self.num_envs, bool)
         self._np_random, self._np_random_seed = seeding.np_random(None)
