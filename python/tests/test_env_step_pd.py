@@ -174,3 +174,14 @@ def test_step_pd_errors_name_the_argument():
             sim.step_pd(**args)
     np.testing.assert_array_equal(sim.q, q0)
     assert (sim.t == 0).all(), "nothing stepped"
+
+
+def test_float32_environment_steps():
+    """dtype=np.float32 reaches the Simulator; step_pd's effort buffer follows it."""
+    env = QuadrupedVelocityEnv(4, dtype=np.float32, max_episode_steps=5)
+    env.reset(seed=2)
+    assert env.sim.dtype == np.float32 and env._torque_sq.dtype == np.float32
+    for _ in range(8):
+        obs, r, term, trunc, _ = env.step(np.zeros((4, 12), np.float32))
+        assert obs.dtype == np.float32 and np.isfinite(r).all()
+    assert (env._torque_sq > 0).all()
