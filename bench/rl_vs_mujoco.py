@@ -7,16 +7,22 @@ bench/sim_vs_peers.py: same bodies, masses, inertias, joints; feet as 1 mm spher
 steps of 5 ms holding joint position targets nominal + 0.8 a (a: uniform random actions) under a
 PD law (the environment's: kp 80, kd 1, |tau| <= 30 N m), then observations (35 float32), rewards, termination and
 next-step autoreset from a pool of dropped initial states, all in numpy over the batch.
-Differences: obliq evaluates the PD law in numpy before each physics step and its contacts are
-hard (the complementarity impact law of Moreau-Jean every step); MuJoCo evaluates it inside
-mj_step (position actuators with kv), its contacts are soft, solved by its own convex solver, and
-it runs the physics of a batch with mujoco.rollout (a C++ thread pool over copies). Friction:
+Differences: obliq evaluates the PD law in C++ before each physics step (Simulator.step_pd: one
+call per env step) and its contacts are hard (the complementarity impact law of Moreau-Jean every
+step); MuJoCo evaluates it inside mj_step (position actuators with kv), its contacts are soft,
+solved by its own convex solver, and it runs the physics of a batch with mujoco.rollout (a C++
+thread pool over copies). --numpy-pd-loop adds a third column: the same obliq environment
+stepped as before step_pd (frame_skip Simulator.step calls with the PD law in numpy between
+them; the same trajectory), for a before/after in one run. Friction:
 Coulomb mu 0.8 on both sides by default (obliq: the environment's exact cone, hard contact;
 MuJoCo: condim 3, its default pyramidal cone, soft contact); --mu 0 runs both
 frictionless (MuJoCo condim 1).
 
 Usage: rl_vs_mujoco.py [--envs 4096] [--steps 30] [--warmup 30] [--rounds 3] [--threads-all N]
-                       [--mu 0.8] [--markdown]
+                       [--mu 0.8] [--numpy-pd-loop] [--clock wall|cpu] [--markdown]
+
+--clock cpu times each round by the process's CPU time instead of the elapsed time, one thread
+only: env steps per CPU-second, the cost of a step whatever else runs on the machine.
 """
 import argparse
 import os
@@ -96,11 +102,38 @@ class MujocoQuadrupeds:
             self.runner.close()
 
 
-def interleaved(steps, actions, warmup, rounds):
+def numpy_pd_loop_step(env, actions):
+    """SimVectorEnv.step as it was before Simulator.step_pd (2026-12-07): frame_skip Simulator.step
+    calls with the PD law and |tau|^2 in numpy between them, the rest as SimVectorEnv.step."""
+    a = np.clip(np.asarray(actions), -1.0, 1.0)
+    restart = env._autoreset
+    target = env.nominal + env.action_scale * a
+    torques = env.__dict__.setdefault("_numpy_torques", np.zeros((env.num_envs, env.sim.nv)))
+    env._torque_sq[:] = 0.0
+    for _ in range(env.frame_skip):
+        tau = env.kp * (target - env.sim.q[:, env.actuated_q]) - env.kd * env.sim.v[:, env.actuated]
+        torques[:, env.actuated] = np.clip(tau, -env.max_torque, env.max_torque)
+        torques[restart] = 0.0
+        env._torque_sq += np.einsum("ij,ij->i", torques, torques)
+        env.sim.step(env.sim_dt, 1, u=torques)
+    env._torque_sq /= env.frame_skip
+    env._elapsed += 1
+    if restart.any():
+        env._reset_envs(restart)
+    failed = env.sim.status != 0
+    reward = np.where(failed | restart, 0.0, env._reward(a))
+    terminated = (env._terminated() | failed) & ~restart
+    truncated = (env._elapsed >= env.max_episode_steps) & ~terminated & ~restart
+    env._autoreset = terminated | truncated
+    return env._observe(), reward, terminated, truncated, {}
+
+
+def interleaved(steps, actions, warmup, rounds, clock=time.perf_counter):
     """Runs the first `warmup` actions untimed on every stepper (the drops land, thread pools
     start), then `rounds` rounds in which each stepper in turn runs an equal share of the rest,
-    timed, so that a change in the machine's load falls on all of them alike. Returns per stepper
-    (best round's env steps per second per copy, mean reward per timed env step, episodes ended)."""
+    timed by `clock`, so that a change in the machine's load falls on all of them alike. Returns
+    per stepper (best round's env steps per second per copy, mean reward per timed env step,
+    episodes ended)."""
     for step in steps:
         for k in range(warmup):
             step(actions[k])
@@ -110,12 +143,12 @@ def interleaved(steps, actions, warmup, rounds):
     ended = [0] * len(steps)
     for chunk in chunks:
         for i, step in enumerate(steps):
-            t0 = time.perf_counter()
+            t0 = clock()
             for k in chunk:
                 out = step(actions[k])
                 reward[i] += out[1].mean()
                 ended[i] += np.count_nonzero(out[2] | out[3])
-            best[i] = max(best[i], len(chunk) / (time.perf_counter() - t0))
+            best[i] = max(best[i], len(chunk) / (clock() - t0))
     timed = len(actions) - warmup
     return [(best[i], reward[i] / timed, ended[i]) for i in range(len(steps))]
 
@@ -128,6 +161,11 @@ def main():
     ap.add_argument("--warmup", type=int, default=30, help="untimed env steps first (0.6 s: the drops land)")
     ap.add_argument("--threads-all", type=int, default=os.cpu_count())
     ap.add_argument("--mu", type=float, default=0.8, help="Coulomb friction on both sides (0: frictionless)")
+    ap.add_argument("--numpy-pd-loop", action="store_true",
+                    help="also time the obliq env stepped as before step_pd (the PD law in numpy)")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="wall: elapsed time; cpu: this process's CPU time (one thread only: on a shared "
+                         "machine it leaves out the time other processes take the core)")
     ap.add_argument("--markdown", action="store_true")
     args = ap.parse_args()
     n = args.envs
@@ -135,18 +173,28 @@ def main():
     actions = rng.uniform(-1, 1, (args.warmup + args.steps, n, 12)).astype(np.float32)
     load0 = os.getloadavg()
     rows = []
-    for threads in (1, args.threads_all):
+    clock = time.perf_counter if args.clock == "wall" else time.process_time
+    for threads in (1, args.threads_all) if args.clock == "wall" else (1,):
         env = QuadrupedStandEnv(n, threads=threads, mu=args.mu)
         env.reset(seed=0)
         initial = env.sim.q.copy()  # the same dropped states for MuJoCo (and its autoreset pool)
         mj = MujocoQuadrupeds(n, threads, 3 if args.mu > 0 else 1, args.mu)
         mj.set_states(initial, np.ones(n, bool))
-        (a, r_obliq, e_obliq), (b, r_mj, e_mj) = interleaved([env.step, lambda x: mj.step(x, initial)], actions,
-                                                             args.warmup, args.rounds)
+        steppers = [env.step, lambda x: mj.step(x, initial)]
+        if args.numpy_pd_loop:
+            old = QuadrupedStandEnv(n, threads=threads, mu=args.mu)
+            old.reset(seed=0)
+            steppers.append(lambda x: numpy_pd_loop_step(old, x))
+        results = interleaved(steppers, actions, args.warmup, args.rounds, clock)
+        (a, r_obliq, e_obliq), (b, r_mj, e_mj) = results[:2]
         mj.close()
-        rows.append((threads, n * a, n * b))
+        c = n * results[2][0] if args.numpy_pd_loop else None
+        rows.append((threads, n * a, n * b, c))
         print(f"threads {threads}: mean reward per step obliq {r_obliq:.3f}, MuJoCo {r_mj:.3f}; episodes ended "
               f"obliq {e_obliq:.0f}, MuJoCo {e_mj:.0f} (a check that both run the same task)")
+        if args.numpy_pd_loop:
+            print(f"threads {threads}: obliq with the numpy PD loop: mean reward per step {results[2][1]:.3f}, "
+                  f"episodes ended {results[2][2]:.0f} (the same trajectory as step_pd: the same numbers)")
     load1 = os.getloadavg()
     cpu = platform.processor() or platform.machine()
     try:
@@ -155,15 +203,23 @@ def main():
         pass
     print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {cpu}, {os.cpu_count()} hardware threads, "
           f"load average {load0[0]:.1f} before / {load1[0]:.1f} after; {n} envs, {args.steps} timed env steps "
-          f"after {args.warmup} (x 4 physics steps of 5 ms), best of {args.rounds} alternating rounds; "
+          f"after {args.warmup} (x 4 physics steps of 5 ms), best of {args.rounds} alternating rounds "
+          f"({'elapsed' if args.clock == 'wall' else 'CPU'} time); "
           f"MuJoCo {mujoco.__version__}; " + (f"mu {args.mu} (MuJoCo condim 3)" if args.mu > 0 else "frictionless"))
     if args.markdown:
-        print("\n| threads | obliq env-steps/s | MuJoCo env-steps/s | obliq / MuJoCo |\n|---|---|---|---|")
-    for threads, a, b in rows:
-        if args.markdown:
-            print(f"| {threads} | {a:,.0f} | {b:,.0f} | {a / b:.2f}x |")
+        if args.numpy_pd_loop:
+            print("\n| threads | obliq env-steps/s | MuJoCo env-steps/s | obliq / MuJoCo | obliq, numpy PD loop "
+                  "env-steps/s | step_pd / numpy PD loop |\n|---|---|---|---|---|---|")
         else:
-            print(f"threads {threads}: obliq {a:,.0f} env-steps/s, MuJoCo {b:,.0f} env-steps/s, ratio {a / b:.2f}")
+            print("\n| threads | obliq env-steps/s | MuJoCo env-steps/s | obliq / MuJoCo |\n|---|---|---|---|")
+    for threads, a, b, c in rows:
+        if args.markdown:
+            extra = f" {c:,.0f} | {a / c:.2f}x |" if c is not None else ""
+            print(f"| {threads} | {a:,.0f} | {b:,.0f} | {a / b:.2f}x |{extra}")
+        else:
+            extra = f"; numpy PD loop {c:,.0f} env-steps/s, step_pd / loop {a / c:.2f}" if c is not None else ""
+            print(f"threads {threads}: obliq {a:,.0f} env-steps/s, MuJoCo {b:,.0f} env-steps/s, ratio {a / b:.2f}"
+                  + extra)
 
 
 if __name__ == "__main__":

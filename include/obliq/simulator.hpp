@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -53,6 +54,17 @@ struct SimOptions {
   std::size_t cuda_scratch_bytes = 0;  // cuda: device scratch per launch (0: 256 MiB); smaller cuts more chunks
 };
 
+// PD actuators of Simulator::step_pd (include/obliq/sim/pd_tracking.hpp (PD1)): the actuated
+// velocity indices a_j (distinct, in [0, nv)) with their configuration indices c_j (in [0, nq);
+// a joint's angle and rate), the gains and the torque limit, the same for every scenario.
+struct PdTracking {
+  std::vector<int> v_index;
+  std::vector<int> q_index;
+  double kp = 0;  // finite
+  double kd = 0;  // finite
+  double max_torque = std::numeric_limits<double>::infinity();  // >= 0
+};
+
 template <class T> class Simulator {
  public:
   // `count` copies of a model at its neutral configuration, zero velocity, t = 0, the model's
@@ -86,6 +98,20 @@ template <class T> class Simulator {
   // scenario_stride 0 gives every scenario the same torques). `u` itself is left as it is.
   // Throws std::invalid_argument (nothing stepped) when u.data is null.
   void step(T dt, int steps, HostArray<const T> u);
+  // An environment's step: every scenario advances frame_skip times by dt (as step(dt,
+  // frame_skip)) under PD actuators tracking position targets, their torques (PD1) evaluated
+  // from the state before each step (include/obliq/sim/pd_tracking.hpp), zero on the other
+  // coordinates. Caller memory, read and written in place: target entry j of scenario s at
+  // target.data[s * scenario_stride + j * element_stride] (count x n, n = pd.v_index.size());
+  // hold (count; null: none) a scenario held with zero torque where nonzero; effort (count;
+  // null: not written) receives each scenario's mean |u|^2 over the steps (PD2). The same
+  // torques passed to step(dt, 1, u) one step at a time give the same states bit for bit; `u`
+  // itself is left as it is. Throws std::invalid_argument (nothing stepped) for frame_skip < 1,
+  // index lists of different lengths, an index out of range or repeated, kp or kd not finite,
+  // max_torque negative or NaN, a null target (n > 0), an effort with scenario_stride 0
+  // (count > 1), or a backend other than cpu (the cuda backend has no PD-tracked step yet).
+  void step_pd(T dt, int frame_skip, const PdTracking& pd, HostArray<const T> target,
+               HostArray<const std::uint8_t> hold = {}, HostArray<T> effort = {});
   // Kinetic and potential energy of every scenario at its state (0 where the state is bad).
   // `state_status`, when not null, receives each state's own status (ok, or why it cannot be
   // evaluated: bad_quaternion, non_finite), so that a state is judged before any step.

@@ -3,7 +3,8 @@
 State and controls are numpy views of the Simulator's own buffers, taken once at construction
 (the buffers never move): reading `sim.q` or writing `sim.u[:] = ...` copies nothing beyond what
 the expression itself does. `step(dt, u=torques)` reads a caller's (count, nv) array in place,
-whatever its strides."""
+whatever its strides; `step_pd(dt, frame_skip, target, ...)` (an environment's step under PD
+position tracking) reads its targets and hold flags and writes its effort in place likewise."""
 import numpy as np
 
 from . import _obliq
@@ -99,6 +100,46 @@ class Simulator:
         if a.shape != (self.count, self.nv):
             raise ValueError(f"u: shape {a.shape} does not fit, expected (count, nv) = {(self.count, self.nv)}")
         self._sim._step_with(dt, steps, a)
+
+    def step_pd(self, dt, frame_skip, target, *, v_index, q_index, kp, kd, max_torque=np.inf, hold=None,
+                effort=None):
+        """An environment's step in one call: every scenario advances `frame_skip` times by dt
+        under PD actuators tracking joint position targets (docs/simulator.md "PD-tracked step").
+        Before each step, on the actuated coordinates j (velocity index v_index[j], configuration
+        index q_index[j]),
+            tau_j = clip(kp (target[s, j] - q[s, q_index[j]]) - kd v[s, v_index[j]], -max_torque, max_torque)
+        and zero torque on every other coordinate (a floating base) and on every coordinate of a
+        held scenario. The same as `frame_skip` calls step(dt, 1, u=torques) with those torques
+        computed in numpy, bit for bit, in one C++ call (OpenMP over scenarios, the GIL released).
+
+        target: (count, len(v_index)) array of the Simulator's dtype, read in place (any strides;
+        DLPack CPU tensors too). hold: None or a (count,) bool array, scenarios held with zero
+        torque where True. effort: None or a writable (count,) array of the Simulator's dtype that
+        receives each scenario's mean |tau|^2 over the steps (the sum over j in index order).
+        v_index, q_index: the actuated coordinates (distinct velocity indices, their configuration
+        indices); kp, kd finite, max_torque >= 0. Bad indices, gains or shapes raise ValueError;
+        wrong dtypes TypeError. The Simulator's own `u` is left as it is."""
+        frame_skip = int(frame_skip)
+        t = as_array(target, "target")
+        if t.dtype != self.dtype:
+            kind = "must be" if t.dtype in FLOATS else "must be a float array of"
+            raise TypeError(f"target: dtype {t.dtype} {kind} the Simulator's dtype {self.dtype}")
+        if t.ndim != 2:
+            raise ValueError(f"target: shape {t.shape} does not fit, expected (count, len(v_index)) = "
+                             f"{(self.count, len(v_index))}")
+        if hold is not None:
+            hold = np.asarray(hold)
+            if hold.dtype != np.bool_:
+                raise TypeError(f"hold: expected a bool array of shape ({self.count},), got dtype {hold.dtype}")
+        if effort is not None:
+            if not isinstance(effort, np.ndarray):
+                effort = as_array(effort, "effort")
+            if effort.dtype != self.dtype:
+                raise TypeError(f"effort: dtype {effort.dtype} must be the Simulator's dtype {self.dtype}")
+            if not effort.flags.writeable:
+                raise ValueError("effort: the array is read-only; it receives the effort")
+        self._sim._step_pd(dt, frame_skip, t, hold, effort, [int(i) for i in v_index], [int(i) for i in q_index],
+                           float(kp), float(kd), float(max_torque))
 
     def _rows(self, mask):
         if mask is None:

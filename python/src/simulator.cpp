@@ -1,9 +1,13 @@
 // python/src/simulator.cpp: obliq.Simulator64/Simulator32 (the batched time stepper of
 // obliq/simulator.hpp). State and controls are writable numpy views of the Simulator's own
-// buffers (row s = scenario s); step() reads caller torques in place through a strided HostArray.
+// buffers (row s = scenario s); step() reads caller torques, and step_pd() caller targets, hold
+// flags and effort, in place through strided HostArrays.
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -53,6 +57,13 @@ SimOptions options_from(const std::string& integrator, const std::string& law, c
 
 // Torques in the caller's memory: any strides, the Simulator's scalar, on the CPU.
 template <class T> using Torques = nb::ndarray<const T, nb::ndim<2>, nb::device::cpu>;
+// step_pd's caller arrays: targets (count, n), hold flags (count,) bool, effort (count,) written.
+template <class T> using Targets = nb::ndarray<const T, nb::ndim<2>, nb::device::cpu>;
+using Flags = nb::ndarray<const bool, nb::ndim<1>, nb::device::cpu>;
+template <class T> using Effort = nb::ndarray<T, nb::ndim<1>, nb::device::cpu>;
+
+std::string shape_text(std::size_t a) { return "(" + std::to_string(a) + ",)"; }
+std::string shape_text(std::size_t a, std::size_t b) { return "(" + std::to_string(a) + ", " + std::to_string(b) + ")"; }
 
 template <class T> void bind_types(nb::module_& m, const std::string& suffix) {
   using S = Simulator<T>;
@@ -133,6 +144,34 @@ template <class T> void bind_types(nb::module_& m, const std::string& suffix) {
             s.step(dt, steps, a);
           },
           "dt"_a, "steps"_a, "u"_a.noconvert())
+      .def(
+          "_step_pd",
+          [](S& s, T dt, int frame_skip, Targets<T> target, std::optional<Flags> hold, std::optional<Effort<T>> effort,
+             std::vector<int> v_index, std::vector<int> q_index, double kp, double kd, double max_torque) {
+            const std::size_t n = v_index.size();
+            if (target.shape(0) != s.count() || target.shape(1) != n)
+              throw std::invalid_argument("target: shape " + shape_text(target.shape(0), target.shape(1)) +
+                                          " does not fit, expected (count, len(v_index)) = " +
+                                          shape_text(s.count(), n));
+            if (hold && hold->shape(0) != s.count())
+              throw std::invalid_argument("hold: shape " + shape_text(hold->shape(0)) + " does not fit, expected " +
+                                          shape_text(s.count()));
+            if (effort && effort->shape(0) != s.count())
+              throw std::invalid_argument("effort: shape " + shape_text(effort->shape(0)) +
+                                          " does not fit, expected " + shape_text(s.count()));
+            const PdTracking pd{std::move(v_index), std::move(q_index), kp, kd, max_torque};
+            const HostArray<const T> t{target.data(), std::ptrdiff_t(target.stride(0)),
+                                       std::ptrdiff_t(target.stride(1))};
+            HostArray<const std::uint8_t> h;
+            if (hold)  // numpy's bool: one byte, 0 or 1
+              h = {reinterpret_cast<const std::uint8_t*>(hold->data()), std::ptrdiff_t(hold->stride(0)), 0};
+            HostArray<T> e;
+            if (effort) e = {effort->data(), std::ptrdiff_t(effort->stride(0)), 0};
+            nb::gil_scoped_release release;
+            s.step_pd(dt, frame_skip, pd, t, h, e);
+          },
+          "dt"_a, "frame_skip"_a, "target"_a.noconvert(), "hold"_a.noconvert().none(),
+          "effort"_a.noconvert().none(), "v_index"_a, "q_index"_a, "kp"_a, "kd"_a, "max_torque"_a)
       .def(
           "energies",
           [](const S& s) {

@@ -18,13 +18,15 @@ class SimVectorEnv(VectorEnv):
     tau = clip(kp (target - q) - kd qdot, -max_torque, max_torque), evaluated before each of the
     `frame_skip` Simulator steps of `sim_dt` (the step's forces are explicit, so the gains are
     chosen with kp sim_dt^2 / I and kd sim_dt / I well below 1 for the lightest link). The other
-    velocity coordinates (a floating base) get no torque. Autoreset (Gymnasium's default,
-    next-step): when an environment terminates or is truncated in step k, step k + 1 ignores its
-    action, resets it and returns its first observation with reward 0 and
-    terminated = truncated = False. A copy whose Simulator status is not ok (a failed contact
-    solve, a non-finite state) is terminated, its status in info["status"]. Randomness (initial
-    and autoreset states) comes from one generator seeded by reset(seed=...); the Simulator is
-    deterministic, so a seed and an action sequence give one trajectory, for any thread count.
+    velocity coordinates (a floating base) get no torque. One env step is one C++ call,
+    Simulator.step_pd (the law and the frame_skip steps for every copy, OpenMP over copies).
+    Autoreset (Gymnasium's default, next-step): when an environment terminates or is truncated in
+    step k, step k + 1 ignores its action (zero torques), resets it and returns its first
+    observation with reward 0 and terminated = truncated = False. A copy whose Simulator status
+    is not ok (a failed contact solve, a non-finite state) is terminated, its status in
+    info["status"]. Randomness (initial and autoreset states) comes from one generator seeded by
+    reset(seed=...); the Simulator is deterministic, so a seed and an action sequence give one
+    trajectory, for any thread count.
 
     Contacts: plastic (restitution 0) with Coulomb friction mu = 0.8 per contact by default, the
     exact cone (friction='pyramid': faceted, `facets` facets); mu=0 is frictionless.
@@ -54,8 +56,8 @@ class SimVectorEnv(VectorEnv):
         self.single_observation_space = gym.spaces.Box(-np.inf, np.inf, (self.obs_dim,), np.float32)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
-        self._torques = np.zeros((self.num_envs, self.sim.nv))  # read in place by the Simulator
-        self._torque_sq = np.zeros(self.num_envs)  # |tau|^2 per copy, mean over the last env step
+        self._v_index, self._q_index = [int(i) for i in self.actuated], [int(i) for i in self.actuated_q]
+        self._torque_sq = np.zeros(self.num_envs, self.sim.dtype)  # mean |tau|^2 per copy over the last env step
         self._elapsed = np.zeros(self.num_envs, np.int64)
         self._autoreset = np.zeros(self.num_envs, bool)
         self._np_random, self._np_random_seed = seeding.np_random(None)
@@ -82,15 +84,11 @@ class SimVectorEnv(VectorEnv):
             raise TypeError(f"actions: expected a float array, got {a.dtype}")
         restart = self._autoreset
         a = np.clip(a, -1.0, 1.0)
-        target = self.nominal + self.action_scale * a
-        self._torque_sq[:] = 0.0
-        for _ in range(self.frame_skip):
-            tau = self.kp * (target - self.sim.q[:, self.actuated_q]) - self.kd * self.sim.v[:, self.actuated]
-            self._torques[:, self.actuated] = np.clip(tau, -self.max_torque, self.max_torque)
-            self._torques[restart] = 0.0
-            self._torque_sq += np.einsum("ij,ij->i", self._torques, self._torques)
-            self.sim.step(self.sim_dt, 1, u=self._torques)
-        self._torque_sq /= self.frame_skip
+        target = np.asarray(self.nominal + self.action_scale * a, self.sim.dtype)
+        # frame_skip physics steps with the PD law before each, one C++ call (copies about to be
+        # reset held with zero torque); _torque_sq receives the mean |tau|^2 in place.
+        self.sim.step_pd(self.sim_dt, self.frame_skip, target, v_index=self._v_index, q_index=self._q_index,
+                         kp=self.kp, kd=self.kd, max_torque=self.max_torque, hold=restart, effort=self._torque_sq)
         self._elapsed += 1
         if restart.any():
             self._reset_envs(restart)
@@ -147,10 +145,12 @@ class SingleEnv(gym.Env):
 
 
 
-def lift_to_clearance(model, q, z_index, clearance):
+def lift_to_clearance(model, q, z_index, clearance, threads=0):
     """Moves the base height q[:, z_index] of the states q (k, nq) so that each state's lowest
     contact has the gap `clearance` (k,) (a base translation along world z moves every contact
-    point by the same amount). The gaps come from one batched Model.evaluate."""
-    gaps = model.evaluate(q, np.zeros((len(q), model.nv))).batch.phi_u
+    point by the same amount). The gaps come from one batched Model.evaluate on `threads`
+    threads (0: all; the environments pass their Simulator's: on a loaded machine an OpenMP
+    team larger than the environment's cost milliseconds per autoreset, measured 2026-12-07)."""
+    gaps = model.evaluate(q, np.zeros((len(q), model.nv)), threads=threads).batch.phi_u
     q[:, z_index] += clearance - gaps.min(axis=1)
     return q

@@ -29,7 +29,8 @@ class Biped5BalanceEnv(SimVectorEnv):
         q = np.zeros((k, 7))
         q[:, 2] = rng.uniform(-0.1, 0.1, k)
         q[:, 3:] = rng.uniform(-0.3, 0.3, (k, 4))
-        return lift_to_clearance(self.model, q, 1, rng.uniform(0.0, 0.1, k)), np.zeros((k, 7))
+        clearance = rng.uniform(0.0, 0.1, k)
+        return lift_to_clearance(self.model, q, 1, clearance, threads=self.sim.threads), np.zeros((k, 7))
 
     def _observe(self):
         obs = np.empty((self.num_envs, self.obs_dim), np.float32)

@@ -49,7 +49,8 @@ class QuadrupedStandEnv(QuadrupedEnv):
         q[:, 3:7] = quaternion_from_rpy(rng.uniform(-0.5, 0.5, k), rng.uniform(-0.5, 0.5, k),
                                         rng.uniform(-np.pi, np.pi, k))
         q[:, 7:] = rng.uniform(-0.6, 0.6, (k, 12))
-        return lift_to_clearance(self.model, q, 2, rng.uniform(0.05, 0.4, k)), np.zeros((k, 18))
+        clearance = rng.uniform(0.05, 0.4, k)
+        return lift_to_clearance(self.model, q, 2, clearance, threads=self.sim.threads), np.zeros((k, 18))
 
     def _up(self):
         x, y = self.sim.q[:, 3], self.sim.q[:, 4]

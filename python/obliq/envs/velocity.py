@@ -65,7 +65,8 @@ class QuadrupedVelocityEnv(QuadrupedEnv):
         q[:, 3:7] = quaternion_from_rpy(rng.uniform(-0.1, 0.1, k), rng.uniform(-0.1, 0.1, k),
                                         rng.uniform(-np.pi, np.pi, k))
         q[:, 7:] = self.nominal + rng.uniform(-0.1, 0.1, (k, 12))
-        return lift_to_clearance(self.model, q, 2, rng.uniform(0.0, 0.02, k)), np.zeros((k, 18))
+        clearance = rng.uniform(0.0, 0.02, k)
+        return lift_to_clearance(self.model, q, 2, clearance, threads=self.sim.threads), np.zeros((k, 18))
 
     def _on_reset(self, mask, k):
         rng = self.np_random
