@@ -117,15 +117,7 @@ def numpy_pd_loop_step(env, actions):
         env._torque_sq += np.einsum("ij,ij->i", torques, torques)
         env.sim.step(env.sim_dt, 1, u=torques)
     env._torque_sq /= env.frame_skip
-    env._elapsed += 1
-    if restart.any():
-        env._reset_envs(restart)
-    failed = env.sim.status != 0
-    reward = np.where(failed | restart, 0.0, env._reward(a))
-    terminated = (env._terminated() | failed) & ~restart
-    truncated = (env._elapsed >= env.max_episode_steps) & ~terminated & ~restart
-    env._autoreset = terminated | truncated
-    return env._observe(), reward, terminated, truncated, {}
+    return env._finish_step(a, restart)  # the rest of the env step, as SimVectorEnv.step
 
 
 def interleaved(steps, actions, warmup, rounds, clock=time.perf_counter):

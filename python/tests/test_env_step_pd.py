@@ -37,20 +37,7 @@ def oracle_step(env, actions, einsum=False):
             env._torque_sq += norm2
         env.sim.step(env.sim_dt, 1, u=torques)
     env._torque_sq /= env.frame_skip
-    env._elapsed += 1
-    if restart.any():
-        env._reset_envs(restart)
-    failed = env.sim.status != 0
-    reward = np.where(failed | restart, 0.0, env._reward(a))
-    terminated = (env._terminated() | failed) & ~restart
-    truncated = (env._elapsed >= env.max_episode_steps) & ~terminated & ~restart
-    env._autoreset = terminated | truncated
-    obs = env._observe()
-    info = {}
-    if failed.any():
-        info["status"] = env.sim.status.copy()
-        info["_status"] = failed
-    return obs, reward, terminated, truncated, info
+    return env._finish_step(a, restart)  # the rest of the env step, as SimVectorEnv.step
 
 
 def run_both(cls, n, steps, seed, einsum=False, **kwargs):

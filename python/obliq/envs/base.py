@@ -89,6 +89,11 @@ class SimVectorEnv(VectorEnv):
         # reset held with zero torque); _torque_sq receives the mean |tau|^2 in place.
         self.sim.step_pd(self.sim_dt, self.frame_skip, target, v_index=self._v_index, q_index=self._q_index,
                          kp=self.kp, kd=self.kd, max_torque=self.max_torque, hold=restart, effort=self._torque_sq)
+        return self._finish_step(a, restart)
+
+    def _finish_step(self, a, restart):
+        """What an env step does after its physics: the autoreset of the copies in `restart`,
+        reward (of the clipped actions `a`), termination, truncation, observation and info."""
         self._elapsed += 1
         if restart.any():
             self._reset_envs(restart)
