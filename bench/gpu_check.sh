@@ -126,14 +126,24 @@ if [ "$mode" != prebuilt ]; then
   grep -q "obliq: CUDA backend ON" "$LOGS/configure.log" || { note "FAIL: nvcc not found: no CUDA backend"; exit 1; }
   grep -q '^CMAKE_CUDA_ARCHITECTURES:[A-Z]*=90$' "$BUILD/CMakeCache.txt" ||
     { note "FAIL: $BUILD is not configured for sm_90: $(grep '^CMAKE_CUDA_ARCHITECTURES' "$BUILD/CMakeCache.txt")"; exit 1; }
-  step build 3600 cmake --build "$BUILD" --target obliq_cuda_tests obliq_gpu_bench obliq_gpu_sim_bench -j "$JOBS" \
-    || { grep -E "error|FAILED" "$LOGS/build.log" | awk 'NR <= 40'; exit 1; }
+  # The Simulator's two kernel files first, one at a time: at sm_90 -O3 ptxas takes about 18-20 GB
+  # of memory and 10-15 min of CPU for each (2026-12-07: the two at once were killed by the OOM
+  # killer on a 23 GB machine, and a cold build ran past a 1 h limit), then the rest with $JOBS.
+  mem_gb=$(awk '/^MemAvailable:/ {printf "%d", $2 / 1048576}' /proc/meminfo 2>/dev/null)
+  [ -n "$mem_gb" ] && [ "$mem_gb" -lt 21 ] &&
+    note "warning: ${mem_gb} GB of memory available; ptxas needs about 20 GB for each Simulator kernel file"
+  step build-sim 7200 cmake --build "$BUILD" -j 1 --target cuda/CMakeFiles/obliq_cuda.dir/sim_kernels_double.cu.o \
+    cuda/CMakeFiles/obliq_cuda.dir/sim_kernels_float.cu.o \
+    || { grep -E "error|FAILED|Killed" "$LOGS/build-sim.log" | awk 'NR <= 40'; exit 1; }
+  step build 7200 cmake --build "$BUILD" --target obliq_cuda_tests obliq_gpu_bench obliq_gpu_sim_bench -j "$JOBS" \
+    || { grep -E "error|FAILED|Killed" "$LOGS/build.log" | awk 'NR <= 40'; exit 1; }
   TESTS=$BUILD/tests/cuda/obliq_cuda_tests
   BENCH=$BUILD/cuda/obliq_gpu_bench
   SIMB=$BUILD/cuda/obliq_gpu_sim_bench
   # Registers, stack and spills of every kernel at sm_90 (ptxas -v, from the build log; a ccache
   # hit replays them). A rebuild that compiled no CUDA file has none: the last table is kept.
-  if python3 "$ROOT/bench/ptxas_resources.py" "$LOGS/build.log" --all >"$LOGS/ptxas.new" 2>&1; then
+  cat "$LOGS/build-sim.log" "$LOGS/build.log" >"$LOGS/build-all.log"
+  if python3 "$ROOT/bench/ptxas_resources.py" "$LOGS/build-all.log" --all >"$LOGS/ptxas.new" 2>&1; then
     mv "$LOGS/ptxas.new" "$BUILD/ptxas.txt"
   fi
   if [ -s "$BUILD/ptxas.txt" ]; then
