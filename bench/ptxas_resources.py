@@ -27,10 +27,10 @@ def demangle(names):
 
 
 def shorten(name):
+    name = name.replace("(anonymous namespace)::", "")
     name = re.sub(r"\(.*\)$", "", name)  # parameters
     name = re.sub(r"^void ", "", name)
-    name = name.replace("obliq::cuda::", "").replace("obliq::", "")
-    name = re.sub(r"\(anonymous namespace\)::", "", name)
+    name = name.replace("obliq::cuda::", "").replace("obliq::", "").replace("CUB_300001_SM_900::", "")
     return name if len(name) <= 70 else name[:67] + "..."
 
 
