@@ -8,7 +8,7 @@ Designs (docs/cuda.md):
   fused    one thread per scenario, the whole core, scratch arena in global memory
            (cuda/fused_kernels.cu). Limits: L2 traffic (the review's 57 KB per (12, 4) double
            impact, scaled by the dense FLOP count for other shapes), and latency: resident
-           scenarios (8 warps/SM at 218 registers) over the time of its arena accesses.
+           scenarios (8 warps/SM at 255 registers) over the time of its arena accesses.
   library  cuBLAS/cuSOLVER batched steps (cuda/library_steps.hpp). Every step reads and writes
            its matrices in DRAM (a chunk of 1e6 scenarios is far larger than L2); the rate is
            that DRAM bound, an UPPER bound (small-matrix batched routines rarely reach it).
@@ -34,10 +34,10 @@ PEAK = {"double": 34e12, "float": 67e12}  # FLOP/s (FP64 / FP32 vector)
 
 # Assumptions of the model (each printed with the results).
 FUSED_L2_BYTES_12_4 = 57e3   # bytes of L2 traffic per (12, 4) double impact (device-less review)
-FUSED_WARPS_PER_SM = 8       # 218 registers per thread (ptxas, sm_90)
+FUSED_WARPS_PER_SM = 8       # 255 registers per thread (ptxas -v, sm_90, 2026-12-07; was 218)
 L2_LATENCY = 270             # cycles
 FUSED_MLP = 2                # arena accesses in flight per thread (dependent chains)
-WARP_REGS = 72               # registers per thread of the warp kernel (ptxas -v, sm_90, double)
+WARP_REGS = 128              # registers per thread of the warp kernel (ptxas -v, sm_90, double, 2026-12-07; was 72)
 STEP_LATENCY = 10            # cycles per dependent inner step (shared load + FMA)
 SYNC_CYCLES = 20             # __syncwarp and lane-0 handoff
 

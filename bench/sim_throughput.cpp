@@ -9,16 +9,26 @@
 // --warm-up-steps: steps taken before the clock starts (default 1), e.g. 200 to time the copies
 // standing on the ground rather than falling; --warm-start on,off: Moreau-Jean's LCP warm start
 // (SimOptions::warm_start; default off, as the Simulator's), each setting a row of its own.
+// --scalar double,float: the Simulator's scalar type (default double). --backend cpu|cuda
+// (default cpu): with cuda every step() call copies the state to the device and back, so the
+// clock runs over calls of growing step counts (1, 2, 4, ... while under a quarter of
+// --min-time), as on the cpu; --threads is the cpu's and ignored (printed 0) for cuda.
+// --cuda-scratch-mb N: SimOptions::cuda_scratch_bytes (the device scratch of one launch; the
+// default 256 MiB cuts a large batch into many launches). --budget-s S: configurations that would start after S seconds are skipped, each with a line.
+// Also built as obliq_gpu_sim_bench (cuda/CMakeLists.txt, linked with the CUDA backend) for
+// bench/gpu_check.sh.
 //
 // Usage: bench_sim_throughput [--models ball,cradle,...] [--batches 1,1000,100000]
 //        [--threads 1,0] [--min-time 0.5] [--urdf FILE --urdf-contacts L1,L2,.. --urdf-name NAME]
 //        [--integrators moreau,event] [--mu 0,0.8] [--friction cone|pyramid] [--warm-up-steps N]
-//        [--warm-start on,off] [--json]
+//        [--warm-start on,off] [--scalar double,float] [--backend cpu|cuda] [--cuda-scratch-mb N] [--budget-s S]
+//        [--json]
 #include <omp.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -37,7 +47,7 @@ std::vector<std::string> split(const std::string& s) {
 }
 
 // Lifts the model so that every unilateral gap is `clearance` at the neutral configuration.
-void drop_pose(const obliq::model::Model& m, obliq::Simulator<double>& sim, double clearance) {
+template <class T> void drop_pose(const obliq::model::Model& m, obliq::Simulator<T>& sim, double clearance) {
   obliq::Scenario sc;
   obliq::model::evaluate(m, obliq::model::neutral(m), Eigen::VectorXd::Zero(m.nv), sc);
   const double lift = sc.phi_u.size() ? clearance - sc.phi_u.minCoeff() : 0.0;
@@ -45,9 +55,70 @@ void drop_pose(const obliq::model::Model& m, obliq::Simulator<double>& sim, doub
     for (int i = 0; i < m.nbodies(); ++i) {
       const bool free_root = m.parent[i] == -1 && m.joint_type[i] == int(obliq::model::JointType::free_flyer);
       const bool z_slider = m.joint_type[i] == int(obliq::model::JointType::prismatic) && m.joint_names[i] == "z";
-      if (free_root) sim.q(s, m.idx_q[i] + 2) += lift;
-      if (z_slider) sim.q(s, m.idx_q[i]) += lift;
+      if (free_root) sim.q(s, m.idx_q[i] + 2) += T(lift);
+      if (z_slider) sim.q(s, m.idx_q[i]) += T(lift);
     }
+}
+
+struct Run {
+  std::string friction;
+  int warm_up;
+  double min_time;
+  bool json;
+  obliq::Backend backend;
+  std::size_t cuda_scratch_bytes;
+};
+
+// One configuration: count copies dropped, stepped until min_time has passed; one line printed.
+template <class T>
+void run_one(const Run& r, const std::string& name, const obliq::model::Model& m, const std::string& integ,
+             const std::string& warm, double mu, long count, int th) {
+  const double dt = 1e-3;
+  obliq::SimOptions o;
+  o.friction = r.friction == "pyramid" ? obliq::friction::Formulation::pyramid : obliq::friction::Formulation::cone;
+  o.integrator = integ == "event" ? obliq::sim::Integrator::event_driven : obliq::sim::Integrator::moreau_jean;
+  o.threads = th;
+  o.warm_start = warm == "on";
+  o.backend = r.backend;
+  o.cuda_scratch_bytes = r.cuda_scratch_bytes;
+  const bool cuda = r.backend == obliq::Backend::cuda;
+  obliq::Simulator<T> sim(m, std::size_t(count), o);
+  drop_pose(m, sim, 0.02);
+  sim.e.setConstant(T(0.5));
+  sim.mu.setConstant(T(mu));
+  if (name == "cradle") sim.v.col(0).setConstant(T(-0.5));
+  if (name == "ball") sim.v.col(2).setConstant(T(-1.0));
+  sim.step(T(dt), r.warm_up);  // warm-up (first touch of the buffers; with N steps: landed)
+  long steps = 0, calls = 0;
+  double elapsed = 0;
+  int chunk = 1;
+  const auto t0 = std::chrono::steady_clock::now();
+  while (elapsed < r.min_time) {
+    sim.step(T(dt), chunk);
+    steps += chunk;
+    ++calls;
+    elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (elapsed < r.min_time / 4) chunk *= 2;
+  }
+  long bad = 0, impacts = 0;
+  for (std::size_t s = 0; s < sim.count(); ++s) {
+    bad += sim.status[s] != obliq::Status::ok;
+    impacts += sim.impacts[s];
+  }
+  const double rate = double(count) * double(steps) / elapsed;
+  const int used = cuda ? 0 : th > 0 ? th : omp_get_max_threads();
+  const char* scalar = sizeof(T) == 4 ? "float" : "double";
+  if (r.json)
+    std::printf(
+        "{\"model\":\"%s\",\"integrator\":\"%s\",\"warm_start\":%s,\"mu\":%g,\"batch\":%ld,\"scalar\":\"%s\",\"backend\":\"%s\","
+        "\"threads\":%d,\"steps\":%ld,\"calls\":%ld,\"seconds\":%.6g,\"steps_per_s\":%.6g,\"failed\":%ld,\"impacts\":%ld}\n",
+        name.c_str(), integ.c_str(), o.warm_start ? "true" : "false", mu, count, scalar, obliq::backend_name(r.backend), used,
+        steps, calls, elapsed, rate, bad, impacts);
+  else
+    std::printf("%-10s %-7s %5s %5g %8ld %-6s %-7s %8d %14.4g %10.3g%s\n", name.c_str(), integ.c_str(), warm.c_str(), mu, count,
+                scalar, obliq::backend_name(r.backend), used, rate, 1e6 / rate * std::max(used, 1),
+                bad ? "  (failed scenarios!)" : "");
+  std::fflush(stdout);
 }
 
 }  // namespace
@@ -63,6 +134,11 @@ int main(int argc, char** argv) {
   int warm_up = 1;
   std::vector<std::string> warm_starts = {"off"};
   bool json = false;
+  std::vector<std::string> scalars = {"double"};
+  double budget_s = 0;
+  std::size_t cuda_scratch = 0;
+  obliq::Backend backend = obliq::Backend::cpu;
+  bool failures = false;
   std::string urdf, urdf_name = "urdf";
   std::vector<std::string> urdf_contacts;
   for (int i = 1; i < argc; ++i) {
@@ -81,6 +157,16 @@ int main(int argc, char** argv) {
     else if (a == "--warm-up-steps") warm_up = std::stoi(next());
     else if (a == "--warm-start") warm_starts = split(next());
     else if (a == "--json") json = true;
+    else if (a == "--scalar") scalars = split(next());
+    else if (a == "--budget-s") budget_s = std::stod(next());
+    else if (a == "--cuda-scratch-mb") cuda_scratch = std::size_t(std::stoul(next())) << 20;
+    else if (a == "--backend") {
+      const std::string b = next();
+      if (!obliq::parse_backend(b, backend) || backend == obliq::Backend::reference) {
+        std::cerr << "--backend wants cpu or cuda, got '" << b << "'\n";
+        return 2;
+      }
+    }
     else { std::cerr << "unknown argument " << a << "\n"; return 2; }
   }
   std::vector<std::pair<std::string, obliq::model::Model>> systems;
@@ -91,56 +177,35 @@ int main(int argc, char** argv) {
     systems.emplace_back(urdf_name, m);
   }
   if (!json)
-    std::printf("%-10s %-7s %5s %5s %8s %8s %14s %10s\n", "model", "integr", "warm", "mu", "batch", "threads", "steps/s",
-                "us/step");
-  const double dt = 1e-3;
+    std::printf("%-10s %-7s %5s %5s %8s %-6s %-7s %8s %14s %10s\n", "model", "integr", "warm", "mu", "batch", "scalar",
+                "backend", "threads", "steps/s", "us/step");
+  const auto t_start = std::chrono::steady_clock::now();
+  Run run{friction, warm_up, min_time, json, backend, cuda_scratch};
   for (const auto& [name, m] : systems)
     for (const auto& integ : integrators)
       for (const auto& warm : warm_starts)
       for (const double mu : mus)
+      for (const auto& scalar : scalars)
       for (const long count : batches)
         for (const int th : threads) {
           if (integ == "event" && mu > 0) continue;  // friction is Moreau-Jean's
-          obliq::SimOptions o;
-          o.friction = friction == "pyramid" ? obliq::friction::Formulation::pyramid : obliq::friction::Formulation::cone;
-          o.integrator = integ == "event" ? obliq::sim::Integrator::event_driven : obliq::sim::Integrator::moreau_jean;
-          o.threads = th;
-          o.warm_start = warm == "on";
-          obliq::Simulator<double> sim(m, std::size_t(count), o);
-          drop_pose(m, sim, 0.02);
-          sim.e.setConstant(0.5);
-          sim.mu.setConstant(mu);
-          if (name == "cradle") sim.v.col(0).setConstant(-0.5);
-          if (name == "ball") sim.v.col(2).setConstant(-1.0);
-          sim.step(dt, warm_up);  // warm-up (first touch of the buffers; with N steps: landed)
-          long steps = 0;
-          double elapsed = 0;
-          int chunk = 1;
-          const auto t0 = std::chrono::steady_clock::now();
-          while (elapsed < min_time) {
-            sim.step(dt, chunk);
-            steps += chunk;
-            elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            if (elapsed < min_time / 4) chunk *= 2;
+          if (backend == obliq::Backend::cuda && th != threads.front()) continue;  // threads are the cpu's
+          const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+          if (budget_s > 0 && spent > budget_s) {
+            std::printf("%-10s %-7s %5s %5g %8ld %-6s skipped: past --budget-s %g (%.0f s spent)\n", name.c_str(), integ.c_str(),
+                        warm.c_str(), mu, count, scalar.c_str(), budget_s, spent);
+            std::fflush(stdout);
+            continue;
           }
-          long bad = 0, impacts = 0;
-          for (std::size_t s = 0; s < sim.count(); ++s) {
-            bad += sim.status[s] != obliq::Status::ok;
-            impacts += sim.impacts[s];
+          try {
+            if (scalar == "float") run_one<float>(run, name, m, integ, warm, mu, count, th);
+            else run_one<double>(run, name, m, integ, warm, mu, count, th);
+          } catch (const std::exception& e) {
+            std::printf("%-10s %-7s %5s %5g %8ld %-6s error: %s\n", name.c_str(), integ.c_str(), warm.c_str(), mu, count,
+                        scalar.c_str(), e.what());
+            std::fflush(stdout);
+            failures = true;
           }
-          const double rate = double(count) * double(steps) / elapsed;
-          const int used = th > 0 ? th : omp_get_max_threads();
-          if (json)
-            std::printf(
-                "{\"model\":\"%s\",\"integrator\":\"%s\",\"warm_start\":%s,\"mu\":%g,\"batch\":%ld,\"threads\":%d,\"steps\":%ld,\"seconds\":%.6g,"
-                "\"steps_per_s\":%.6g,\"failed\":%ld,\"impacts\":%ld}\n",
-                name.c_str(), integ.c_str(), o.warm_start ? "true" : "false", mu, count, used, steps, elapsed, rate, bad,
-                impacts);
-          else
-            std::printf("%-10s %-7s %5s %5g %8ld %8d %14.4g %10.3g%s\n", name.c_str(), integ.c_str(), warm.c_str(), mu, count,
-                        used, rate,
-                        1e6 / rate * used, bad ? "  (failed scenarios!)" : "");
-          std::fflush(stdout);
         }
-  return 0;
+  return failures ? 1 : 0;
 }

@@ -109,6 +109,13 @@ class Statistics;  // streaming, mergeable statistics (src/sweep/statistics.hpp)
 
 struct Options {
   int threads = 0;             // 0: all
+  // Where the solves run: Backend::cpu (OpenMP with `threads`) or Backend::cuda (docs/sweep.md
+  // "On the GPU"): the samples are still drawn, evaluated through the model and reduced into the
+  // statistics on the host (`threads`), and each chunk's impacts (obliq::solve_impact, or
+  // obliq::impact_batch with friction) or trajectories (the Simulator) are solved on the device.
+  // The statistics are the cpu run's up to the device's rounding. std::runtime_error
+  // ("backend cuda: ...") when the CUDA backend or a device is not available.
+  Backend backend = Backend::cpu;
   std::size_t chunk = 8192;    // samples per chunk
   std::uint64_t begin = 0, end = UINT64_MAX;  // this process's sample range (clipped to samples)
   const std::atomic<bool>* stop = nullptr;     // checked between chunks
@@ -133,8 +140,9 @@ std::pair<std::uint64_t, std::uint64_t> shard(std::uint64_t samples, int rank, i
 // The summary (docs/sweep.md "Summary"): every statistic, the study, seed, version; `run` holds
 // what may differ between runs of the same study (wall time, threads, chunk, ranks).
 nlohmann::ordered_json summary(const Study& study, const Result& result, const nlohmann::ordered_json& run_info);
-// The summary's `run`: wall_time_s, samples_per_s, threads, chunk, ranks.
-nlohmann::ordered_json run_info(const Result& result, int threads, std::size_t chunk, int ranks);
+// The summary's `run`: wall_time_s, samples_per_s, threads, chunk, ranks, backend.
+nlohmann::ordered_json run_info(const Result& result, int threads, std::size_t chunk, int ranks,
+                                Backend backend = Backend::cpu);
 // A readable digest of a summary for the terminal.
 std::string summary_text(const nlohmann::ordered_json& summary);
 

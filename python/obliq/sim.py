@@ -26,7 +26,12 @@ class Simulator:
     (event-driven), law 'complementarity' or 'projection', lcp_solver, theta, gamma, gap_tol and
     vel_tol (< 0: the scalar's default), max_step, zeno_velocity, max_impacts, friction 'cone'
     (exact Coulomb cone) or 'pyramid' (faceted, `facets` facets, its LCP by friction_lcp_solver),
-    threads (0: all).
+    threads (0: all; the cpu backend's), backend 'cpu' (OpenMP) or 'cuda' (each step on the GPU,
+    one thread per copy, docs/cuda.md "The Simulator on the device": the state and controls are
+    copied to the device and back on every step() call, so take several steps per call; energies()
+    run on the host). backend='cuda' where this build of obliq has no CUDA backend, its library
+    does not load or no device is found raises RuntimeError("backend cuda: <why>") here, in the
+    constructor.
     dtype float64 or float32 (raw systems: the batch's).
 
     Arrays (numpy views, writable; row s = scenario s): q (count, nq), v (count, nv), t (count,),
@@ -41,11 +46,12 @@ class Simulator:
     def __init__(self, model, count=None, *, dtype=np.float64, integrator="moreau", law="complementarity",
                  lcp_solver="lemke", theta=0.5, gamma=0.5, gap_tol=-1.0, vel_tol=-1.0, max_step=0.0,
                  zeno_velocity=0.0, max_impacts=100, friction="cone", facets=8, friction_lcp_solver="auto",
-                 threads=0):
+                 threads=0, backend="cpu"):
         opts = dict(integrator=integrator, law=law, lcp_solver=lcp_solver, theta=float(theta), gamma=float(gamma),
                     gap_tol=float(gap_tol), vel_tol=float(vel_tol), max_step=float(max_step),
                     zeno_velocity=float(zeno_velocity), max_impacts=int(max_impacts), friction=friction,
-                    facets=int(facets), friction_lcp_solver=friction_lcp_solver, threads=int(threads))
+                    facets=int(facets), friction_lcp_solver=friction_lcp_solver, threads=int(threads),
+                    backend=backend)
         if type(model) in _RAW:
             if count is not None:
                 raise ValueError("count: raw systems (a Batch) carry their own count; pass none")
@@ -73,6 +79,11 @@ class Simulator:
 
     def __len__(self):
         return self.count
+
+    @property
+    def backend(self):
+        """'cpu' or 'cuda' (read only: chosen at construction)."""
+        return self._sim.backend
 
     @property
     def threads(self):

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "bindings.hpp"
+#include "cpu/cuda_backend.hpp"
 #include "obliq/simulator.hpp"
 
 namespace obliq::python {
@@ -35,7 +36,7 @@ Law law_from(const std::string& name) {
 SimOptions options_from(const std::string& integrator, const std::string& law, const std::string& lcp_solver,
                         double theta, double gamma, double gap_tol, double vel_tol, double max_step,
                         double zeno_velocity, int max_impacts, const std::string& friction, int facets,
-                        const std::string& friction_lcp_solver, int threads) {
+                        const std::string& friction_lcp_solver, int threads, const std::string& backend) {
   SimOptions o;
   o.integrator = integrator_from(integrator);
   o.law = law_from(law);
@@ -52,6 +53,13 @@ SimOptions options_from(const std::string& integrator, const std::string& law, c
   o.facets = facets;
   o.friction_lcp_solver = lcp_solver_from(friction_lcp_solver);
   o.threads = threads_from(threads);
+  // cpu, or cuda: the step on the device (docs/cuda.md "The Simulator on the device"), checked
+  // here so that a missing CUDA backend or device is the constructor's RuntimeError
+  // ("backend cuda: ..."), not the first step's.
+  o.backend = backend_from(backend);
+  if (o.backend == Backend::reference)
+    throw std::invalid_argument("backend must be 'cpu' or 'cuda' for the Simulator, not 'reference' (it has no time stepper)");
+  if (o.backend == Backend::cuda) cpu::cuda_backend();
   return o;
 }
 
@@ -75,31 +83,32 @@ template <class T> void bind_types(nb::module_& m, const std::string& suffix) {
           [](S* self, const model::Model& md, std::int64_t count, const std::string& integrator, const std::string& law,
              const std::string& lcp_solver, double theta, double gamma, double gap_tol, double vel_tol, double max_step,
              double zeno_velocity, int max_impacts, const std::string& friction, int facets,
-             const std::string& friction_lcp_solver, int threads) {
+             const std::string& friction_lcp_solver, int threads, const std::string& backend) {
             if (count < 0) throw std::invalid_argument("count must be >= 0, not " + std::to_string(count));
             new (self) S(md, std::size_t(count),
                          options_from(integrator, law, lcp_solver, theta, gamma, gap_tol, vel_tol, max_step,
-                                      zeno_velocity, max_impacts, friction, facets, friction_lcp_solver, threads));
+                                      zeno_velocity, max_impacts, friction, facets, friction_lcp_solver, threads,
+                                      backend));
           },
           "model"_a, "count"_a, "integrator"_a = "moreau", "law"_a = "complementarity", "lcp_solver"_a = "lemke",
           "theta"_a = 0.5, "gamma"_a = 0.5, "gap_tol"_a = -1.0, "vel_tol"_a = -1.0, "max_step"_a = 0.0,
           "zeno_velocity"_a = 0.0, "max_impacts"_a = 100, "friction"_a = "cone", "facets"_a = 8,
-          "friction_lcp_solver"_a = "auto", "threads"_a = 0)
+          "friction_lcp_solver"_a = "auto", "threads"_a = 0, "backend"_a = "cpu")
       .def(
           "__init__",
           [](S* self, const Batch<T>& systems, const std::string& integrator, const std::string& law,
              const std::string& lcp_solver, double theta, double gamma, double gap_tol, double vel_tol, double max_step,
              double zeno_velocity, int max_impacts, const std::string& friction, int facets,
-             const std::string& friction_lcp_solver, int threads) {
+             const std::string& friction_lcp_solver, int threads, const std::string& backend) {
             systems.check();
             new (self) S(systems, options_from(integrator, law, lcp_solver, theta, gamma, gap_tol, vel_tol, max_step,
                                                zeno_velocity, max_impacts, friction, facets, friction_lcp_solver,
-                                               threads));
+                                               threads, backend));
           },
           "systems"_a, "integrator"_a = "moreau", "law"_a = "complementarity", "lcp_solver"_a = "lemke",
           "theta"_a = 0.5, "gamma"_a = 0.5, "gap_tol"_a = -1.0, "vel_tol"_a = -1.0, "max_step"_a = 0.0,
           "zeno_velocity"_a = 0.0, "max_impacts"_a = 100, "friction"_a = "cone", "facets"_a = 8,
-          "friction_lcp_solver"_a = "auto", "threads"_a = 0)
+          "friction_lcp_solver"_a = "auto", "threads"_a = 0, "backend"_a = "cpu")
       .def_prop_ro("count", &S::count)
       .def("__len__", &S::count)
       .def_prop_ro("nq", &S::nq)
@@ -110,6 +119,7 @@ template <class T> void bind_types(nb::module_& m, const std::string& suffix) {
       .def_prop_rw(
           "threads", [](const S& s) { return s.options.threads; },
           [](S& s, int threads) { s.options.threads = threads_from(threads); })
+      .def_prop_ro("backend", [](const S& s) { return std::string(backend_name(s.options.backend)); })
       .def_prop_ro("q", [](S& s) { return view(s.q.data(), {s.count(), size_t(s.nq())}); }, internal)
       .def_prop_ro("v", [](S& s) { return view(s.v.data(), {s.count(), size_t(s.nv())}); }, internal)
       .def_prop_ro("t", [](S& s) { return view(s.t.data(), {s.count()}); }, internal)

@@ -220,3 +220,31 @@ def test_exceptions():
     with pytest.raises(TypeError, match="model"):
         obliq.Simulator(3.0, 2)
     assert (sim.t == 0).all(), "nothing stepped by a refused call"
+
+
+def test_backend_cuda_is_passed_through_or_refused_clearly(rng):
+    """backend='cuda' reaches SimOptions::backend: without a CUDA backend or a device the
+    constructor raises RuntimeError('backend cuda: <why>'); with one, the device's steps follow
+    the cpu's (docs/cuda.md: the same status and impact count, q and v to 1e-6 of the scale)."""
+    assert obliq.Simulator("ball", 2).backend == "cpu"
+    for bad in ("reference", "gpu"):
+        with pytest.raises(ValueError, match="backend"):
+            obliq.Simulator("ball", 2, backend=bad)
+    model = obliq.Model.builtin("quadruped")
+    Q, V = drop_states(model, rng, 8)
+    try:
+        gpu = obliq.Simulator(model, 8, backend="cuda")
+    except RuntimeError as e:
+        assert str(e).startswith("backend cuda: "), str(e)
+        return
+    assert gpu.backend == "cuda"
+    cpu = obliq.Simulator(model, 8)
+    for sim in (cpu, gpu):
+        sim.q[:] = Q
+        sim.v[:] = V
+        sim.mu[:] = 0.6
+        sim.step(1e-3, 200)
+    np.testing.assert_array_equal(gpu.status, cpu.status)
+    np.testing.assert_array_equal(gpu.impacts, cpu.impacts)
+    scale = 1.0 + np.abs(cpu.q).max()
+    np.testing.assert_allclose(gpu.q, cpu.q, rtol=0, atol=1e-6 * scale)

@@ -4,6 +4,9 @@
 // (cli::StopSignals) stops after the chunk in flight and writes the summary of the samples done,
 // marked partial (exit 130 or 143). The study file is never one of the files written.
 // Under mpirun (Open MPI) each rank runs a block-aligned share and rank 0 merges them exactly.
+// --backend cuda: the solves on the GPU (sweep::Options::backend; drawing, model evaluation and
+// statistics stay on the host); without the CUDA backend or a device the command refuses before
+// it creates the output folder: exit 2, "obliq: backend cuda: <why>".
 #include <unistd.h>
 
 #include <chrono>
@@ -14,6 +17,7 @@
 #include <string>
 
 #include "cli/commands.hpp"
+#include "cpu/cuda_backend.hpp"
 #include "cli/streams.hpp"
 #include "io/limits.hpp"
 #include "obliq/io/scenario_json.hpp"
@@ -30,6 +34,7 @@ struct SweepOptions {
   std::string dir;
   int threads = 0;
   std::size_t chunk = 8192;
+  std::string backend = "cpu";
   bool no_plots = false;
   bool quiet = false;
 };
@@ -69,6 +74,16 @@ int run_sweep(const SweepOptions& opt) {
   }
   if (study.model && mpi.rank() == 0)
     for (const auto& w : study.model->warnings) std::cerr << "obliq sweep: warning: " << w << "\n";
+  Backend backend = Backend::cpu;
+  parse_backend(opt.backend, backend);  // cpu or cuda (checked by the option)
+  if (backend == Backend::cuda) {  // loaded with a device, or refused, before any file is written
+    try {
+      cpu::cuda_backend();
+    } catch (const std::runtime_error& e) {
+      if (mpi.rank() == 0) std::cerr << "obliq: " << e.what() << "\n";
+      return 2;
+    }
+  }
   std::string dir = opt.dir;
   if (dir.empty()) dir = std::filesystem::path(opt.study).stem().string() + "-sweep";
   std::error_code ec;
@@ -92,6 +107,7 @@ int run_sweep(const SweepOptions& opt) {
   sweep::Options run;
   run.threads = opt.threads;
   run.chunk = opt.chunk;
+  run.backend = backend;
   std::tie(run.begin, run.end) = sweep::shard(study.samples, mpi.rank(), mpi.size());
   run.stop = StopSignals::flag();
   ProgressBar bar(!opt.quiet && mpi.rank() == 0 && ::isatty(STDERR_FILENO));
@@ -116,7 +132,7 @@ int run_sweep(const SweepOptions& opt) {
   result.begin = result.stats->begin();
   result.end = result.stats->end();
 
-  const auto sum = sweep::summary(study, result, sweep::run_info(result, opt.threads, opt.chunk, mpi.size()));
+  const auto sum = sweep::summary(study, result, sweep::run_info(result, opt.threads, opt.chunk, mpi.size(), backend));
   std::string path;
   try {
     path = sweep::write_summary(sum, dir);
@@ -153,6 +169,9 @@ void register_sweep_command(CLI::App& app, Action& run) {
   sub->add_option("STUDY", opt->study, "The study file (JSON, docs/sweep.md)")->required();
   sub->add_option("-o,--output", opt->dir, "Output folder (default: <study name>-sweep in the current folder)");
   sub->add_option("--threads", opt->threads, "Threads (default 0: all)")->check(CLI::Range(0, io::kMaxThreads));
+  sub->add_option("--backend", opt->backend,
+                  "cpu (default) or cuda: the impacts or trajectories solved on the GPU; drawing and statistics on the host")
+      ->check(CLI::IsMember({"cpu", "cuda"}));
   sub->add_option("--chunk", opt->chunk, "Samples per chunk (default 8192); results do not depend on it")
       ->check(CLI::Range(1, 1 << 26));
   sub->add_flag("--no-plots", opt->no_plots, "Write no plots");

@@ -59,48 +59,89 @@ void build_batch(const Study& st, std::uint64_t first, std::size_t count, int th
 }
 
 // The impact of every sample with friction: the core's frictional impact (docs/friction.md (F9),
-// e_t = 0) through obliq::impact(Scenario, Friction) on each sample's scenario, with the tangent
+// e_t = 0) through obliq::impact(Scenario, Friction) on each sample's scenario (Backend::cuda:
+// the same function on the device, through obliq::impact_batch), with the tangent
 // rows of the model's contact frames at the sample's state and the sample's mu (mu = 0 on every
 // contact: the core answers with the frictionless impact). Results go into buffers.results as the
 // batch solve would put them; |lambda_t| per contact into buffers.tangential.
-void solve_frictional(const Study& st, std::uint64_t first, std::size_t count, int threads, ChunkBuffers& buf) {
+void solve_frictional(const Study& st, std::uint64_t first, std::size_t count, int threads, ChunkBuffers& buf,
+                      Backend backend) {
   const Batch<double>& batch = buf.batch;
   const int m_u = batch.shape.m_u;
   draw_friction(st, first, count, buf, &batch);
   buf.results.resize(batch.shape, count);
   buf.tangential.assign(count * std::size_t(m_u), std::numeric_limits<double>::quiet_NaN());
   const model::Model& m = *st.model;
+  // Each sample's scenario and Friction (tangent rows at its state, its mu); `pre` the status
+  // of a sample that fails before the solve (the model's or the tangent rows').
+  const auto prepare = [&](long long s, Scenario& sc, Friction& f, Status& pre) {
+    pre = buf.status[s];
+    if (pre != Status::ok) return;
+    pre = model::evaluate_friction(m, buf.Q.row(s).transpose(), buf.V.row(s).transpose(), 0.0, f);
+    if (pre != Status::ok) return;
+    f.mu = ConstVecMap<double>(buf.mu.data() + s * m_u, m_u);
+    f.formulation = st.friction_formulation;
+    f.directions = st.facets;
+    sc = batch.get(std::size_t(s));
+  };
+  // The answer of sample s into the results (and |lambda_t| per contact).
+  const auto store = [&](long long s, ImpactResult& r, const FrictionResult& info) {
+    if (r.status == Status::ok) {
+      for (int c = 0; c < m_u; ++c)
+        buf.tangential[s * m_u + c] = info.lambda_t.size() > 0 ? info.lambda_t.segment(2 * c, 2).norm() : 0.0;
+    } else {  // the shape set() expects, values unused
+      const Shape sh = batch.shape;
+      r.qdot_plus = r.impulse = Eigen::VectorXd::Zero(sh.n);
+      r.lambda = Eigen::VectorXd::Zero(sh.m_b + sh.m_u);
+      r.active = Eigen::VectorXi::Zero(sh.m_u);
+      r.energy_consistent = false;
+    }
+    buf.results.set(std::size_t(s), r);
+  };
   cpu::OmpGuard guard;  // no exception crosses the region (cpu/omp_guard.hpp)
+  if (backend == Backend::cuda) {
+    // Prepared on the host, solved on the device in one obliq::impact_batch (the same core
+    // function per sample, docs/cuda.md "Frictional scenarios on the device"), stored back.
+    std::vector<Scenario> scenarios(count);
+    std::vector<Friction> frictions(count);
+    std::vector<Status> pre(count);
+#pragma omp parallel for schedule(dynamic, 16) num_threads(cpu::thread_count(threads))
+    for (long long s = 0; s < static_cast<long long>(count); ++s)
+      guard.run([&] { prepare(s, scenarios[s], frictions[s], pre[s]); });
+    guard.rethrow();
+    std::vector<FrictionalScenario> todo;
+    std::vector<long long> which;
+    for (long long s = 0; s < static_cast<long long>(count); ++s)
+      if (pre[s] == Status::ok) {
+        todo.push_back({&scenarios[s], &frictions[s]});
+        which.push_back(s);
+      }
+    std::vector<FrictionResult> infos;
+    std::vector<ImpactResult> solved = impact_batch<double>(todo, Backend::cuda, &infos);
+    std::vector<long long> slot(count, -1);
+    for (std::size_t k = 0; k < which.size(); ++k) slot[which[k]] = static_cast<long long>(k);
+#pragma omp parallel for schedule(static) num_threads(cpu::thread_count(threads))
+    for (long long s = 0; s < static_cast<long long>(count); ++s)
+      guard.run([&] {
+        ImpactResult none;
+        none.status = pre[s];
+        const FrictionResult no_info;
+        if (slot[s] >= 0) store(s, solved[std::size_t(slot[s])], infos[std::size_t(slot[s])]);
+        else store(s, none, no_info);
+      });
+    guard.rethrow();
+    return;
+  }
 #pragma omp parallel for schedule(dynamic, 16) num_threads(cpu::thread_count(threads))
   for (long long s = 0; s < static_cast<long long>(count); ++s) {
     guard.run([&] {
       ImpactResult r;
       FrictionResult info;
-      if (buf.status[s] == Status::ok) {
-        Friction f;
-        const Status fs = model::evaluate_friction(m, buf.Q.row(s).transpose(), buf.V.row(s).transpose(), 0.0, f);
-        if (fs == Status::ok) {
-          f.mu = ConstVecMap<double>(buf.mu.data() + s * m_u, m_u);
-          f.formulation = st.friction_formulation;
-          f.directions = st.facets;
-          r = obliq::impact(batch.get(std::size_t(s)), f, &info);
-        } else {
-          r.status = fs;
-        }
-      } else {
-        r.status = buf.status[s];
-      }
-      if (r.status == Status::ok) {
-        for (int c = 0; c < m_u; ++c)
-          buf.tangential[s * m_u + c] = info.lambda_t.size() > 0 ? info.lambda_t.segment(2 * c, 2).norm() : 0.0;
-      } else {  // the shape set() expects, values unused
-        const Shape sh = batch.shape;
-        r.qdot_plus = r.impulse = Eigen::VectorXd::Zero(sh.n);
-        r.lambda = Eigen::VectorXd::Zero(sh.m_b + sh.m_u);
-        r.active = Eigen::VectorXi::Zero(sh.m_u);
-        r.energy_consistent = false;
-      }
-      buf.results.set(std::size_t(s), r);
+      Scenario sc;
+      Friction f;
+      prepare(s, sc, f, r.status);
+      if (r.status == Status::ok) r = obliq::impact(sc, f, &info);
+      store(s, r, info);
     });
   }
   guard.rethrow();
@@ -248,14 +289,15 @@ void draw_friction(const Study& st, std::uint64_t first, std::size_t count, Chun
     }
 }
 
-void run_samples(const Study& st, std::uint64_t first, std::size_t count, int threads, SampleTable& out) {
+void run_samples(const Study& st, std::uint64_t first, std::size_t count, int threads, SampleTable& out,
+                 Backend backend) {
   ChunkBuffers buffers;
-  run_samples(st, first, count, threads, out, buffers);
+  run_samples(st, first, count, threads, out, buffers, backend);
 }
 
 void run_samples(const Study& st, std::uint64_t first, std::size_t count, int threads, SampleTable& out,
-                 ChunkBuffers& buf) {
-  if (st.trajectory) return run_trajectories(st, first, count, threads, out, buf);
+                 ChunkBuffers& buf, Backend backend) {
+  if (st.trajectory) return run_trajectories(st, first, count, threads, out, buf, backend);
   const Layout L = layout(st);
   build_batch(st, first, count, threads, buf);
   const Batch<double>& batch = buf.batch;
@@ -264,10 +306,11 @@ void run_samples(const Study& st, std::uint64_t first, std::size_t count, int th
   ImpactResults<double>& res = buf.results;
   if (st.friction.empty()) {
     RunOptions run;
-    run.threads = threads;
+    run.backend = backend;
+    run.threads = backend == Backend::cuda ? 0 : threads;  // the cpu's threads; cuda refuses any other
     solve_impact(batch, res, run);
   } else {
-    solve_frictional(st, first, count, threads, buf);
+    solve_frictional(st, first, count, threads, buf, backend);
   }
 
   out.first = first;

@@ -70,13 +70,16 @@ struct ChunkBuffers {
 // core's frictional impact per sample through obliq::impact(Scenario, Friction), tangent rows from
 // the model layer's evaluate_friction); joint impulses through the model layer's per-state
 // joint_impulses. Trajectory samples: the Simulator over the chunk (sweep/trajectories.cpp).
-// OpenMP over samples with `threads`.
+// OpenMP over samples with `threads`. `backend`: where the solves run (Options::backend); with
+// Backend::cuda the impacts go through solve_impact / impact_batch on the device and the
+// trajectories through the Simulator's device step, everything else stays on the host.
 void run_samples(const Study& study, std::uint64_t first, std::size_t count, int threads, SampleTable& out,
-                 ChunkBuffers& buffers);
-void run_samples(const Study& study, std::uint64_t first, std::size_t count, int threads, SampleTable& out);
+                 ChunkBuffers& buffers, Backend backend = Backend::cpu);
+void run_samples(const Study& study, std::uint64_t first, std::size_t count, int threads, SampleTable& out,
+                 Backend backend = Backend::cpu);
 // The trajectory samples of a chunk (called by run_samples).
 void run_trajectories(const Study& study, std::uint64_t first, std::size_t count, int threads, SampleTable& out,
-                      ChunkBuffers& buffers);
+                      ChunkBuffers& buffers, Backend backend = Backend::cpu);
 // The per-contact friction coefficients of samples [first, first + count) into buffers.mu; a
 // power law mu(v) reads the approach speed -(A_u qdot)_i of `batch`'s scenario (none: 0).
 void draw_friction(const Study& study, std::uint64_t first, std::size_t count, ChunkBuffers& buffers,

@@ -22,7 +22,8 @@ constexpr std::uint64_t kPilot = 1024;  // samples [0, kPilot) fix the histogram
 // "impulse.<contact>"), else the pilot's [min, max] widened by 5 % on each side. `first`: a chunk
 // that starts at sample 0 (or null); when it holds the whole pilot, the pilot is read from it
 // instead of being solved again (sample i is the same wherever it is solved).
-std::vector<std::pair<double, double>> histogram_ranges(const Study& st, int threads, const SampleTable* first) {
+std::vector<std::pair<double, double>> histogram_ranges(const Study& st, int threads, Backend backend,
+                                                        const SampleTable* first) {
   const std::vector<Column> cols = columns(st);
   std::vector<std::pair<double, double>> r(cols.size(), {0.0, 1.0});
   std::vector<bool> given(cols.size(), false);
@@ -36,7 +37,7 @@ std::vector<std::pair<double, double>> histogram_ranges(const Study& st, int thr
   const std::size_t pilot_count = std::size_t(std::min(st.samples, kPilot));
   SampleTable own;
   const bool reuse = first && first->first == 0 && first->count >= pilot_count;
-  if (!reuse) run_samples(st, 0, pilot_count, threads, own);
+  if (!reuse) run_samples(st, 0, pilot_count, threads, own, backend);
   const SampleTable& pilot = reuse ? *first : own;
   for (std::size_t c = 0; c < cols.size(); ++c) {
     if (given[c]) continue;
@@ -81,17 +82,18 @@ Result run(const Study& st, const Options& opt) {
   std::uint64_t at = begin;
   bool solved = false;  // `table` holds the chunk at `at` already
   if (begin == 0 && end > 0 && !(opt.stop && opt.stop->load())) {  // the first chunk may hold the pilot
-    run_samples(st, 0, std::size_t(std::min<std::uint64_t>(chunk, end)), opt.threads, table, buffers);
+    run_samples(st, 0, std::size_t(std::min<std::uint64_t>(chunk, end)), opt.threads, table, buffers, opt.backend);
     solved = true;
   }
-  res.stats = std::make_shared<Statistics>(st, histogram_ranges(st, opt.threads, solved ? &table : nullptr), begin);
+  res.stats = std::make_shared<Statistics>(st, histogram_ranges(st, opt.threads, opt.backend, solved ? &table : nullptr),
+                                           begin);
   while (at < end) {
     if (opt.stop && opt.stop->load()) {
       res.partial = true;
       break;
     }
     const std::size_t count = std::size_t(std::min<std::uint64_t>(chunk, end - at));
-    if (!solved) run_samples(st, at, count, opt.threads, table, buffers);
+    if (!solved) run_samples(st, at, count, opt.threads, table, buffers, opt.backend);
     solved = false;
     res.stats->add(table, opt.threads);
     if (opt.on_chunk) opt.on_chunk(table);
@@ -129,13 +131,14 @@ json summary(const Study& st, const Result& result, const json& run_info) {
   return j;
 }
 
-json run_info(const Result& result, int threads, std::size_t chunk, int ranks) {
+json run_info(const Result& result, int threads, std::size_t chunk, int ranks, Backend backend) {
   json info;
   info["wall_time_s"] = result.wall_s;
   info["samples_per_s"] = result.wall_s > 0 ? double(result.end - result.begin) / result.wall_s : 0.0;
   info["threads"] = threads;
   info["chunk"] = chunk;
   info["ranks"] = ranks;
+  info["backend"] = backend_name(backend);
   return info;
 }
 

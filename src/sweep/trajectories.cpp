@@ -13,11 +13,12 @@
 namespace obliq::sweep {
 
 void run_trajectories(const Study& st, std::uint64_t first, std::size_t count, int threads, SampleTable& out,
-                      ChunkBuffers& buf) {
+                      ChunkBuffers& buf, Backend backend) {
   const Layout L = layout(st);
   const Trajectory& tr = *st.trajectory;
   SimOptions opt = tr.sim;
   opt.threads = threads;
+  opt.backend = backend;  // cuda: step() runs on the device; energies() stay on the host
   const int n = L.n, m_u = L.m_u;
 
   // The chunk's systems at their drawn initial states.

@@ -1,6 +1,7 @@
 // `--backend cuda` where the cuda backend cannot run (a build without it, or no device): the
 // command refuses before it opens any file, with exit 2 and one line "obliq: backend cuda: ...",
-// the same form for impact, dynamics and lcp, and never the old "nvcc was not found" text.
+// the same form for impact, dynamics, lcp, simulate and sweep, and never the old "nvcc was not
+// found" text.
 // Where a GPU and the backend are present the command succeeds and these tests skip.
 #include <gtest/gtest.h>
 
@@ -73,6 +74,29 @@ TEST(CudaBackendChoice, SimulateRefusesBeforeOpeningTheOutput) {
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_EQ(r.err.rfind("obliq: backend cuda: ", 0), 0u) << r.err;
   EXPECT_FALSE(std::filesystem::exists(out)) << "the output file was created before the backend was checked";
+}
+
+// `obliq sweep --backend cuda`: refused before the output folder is created; where the CUDA
+// backend's library is built and loads, the line names the missing device.
+TEST(CudaBackendChoice, SweepRefusesBeforeCreatingTheFolder) {
+  const auto study = write_temp("cuda_choice_sweep.json",
+                                R"({"mechanism": {"model": "ball", "q": [0, 0, 0.1], "qdot": [0, 0, -1.0]},)"
+                                R"( "samples": 10, "seed": 1, "restitution": 0.5})");
+  const auto dir = temp_dir() / "cuda_choice_sweep_out";
+  std::filesystem::remove_all(dir);
+  const auto r = run_obliq("sweep --backend cuda --quiet --no-plots " + quote(study.string()) + " -o " + quote(dir.string()));
+  if (r.exit_code == 0) GTEST_SKIP() << "the cuda backend ran here (a GPU is present)";
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err.rfind("obliq: backend cuda: ", 0), 0u) << r.err;
+  const bool no_library = r.err.find("cannot load the CUDA backend library") != std::string::npos ||
+                          r.err.find("has no CUDA backend") != std::string::npos;
+  if (!no_library) EXPECT_NE(r.err.find("no CUDA device found"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_FALSE(std::filesystem::exists(dir)) << "the output folder was created before the backend was checked";
+  // An unknown backend is the option's error (exit 2 from the parser), not a silent cpu run.
+  const auto bad = run_obliq("sweep --backend gpu " + quote(study.string()) + " -o " + quote(dir.string()));
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_FALSE(std::filesystem::exists(dir));
 }
 
 }  // namespace
