@@ -241,15 +241,13 @@ Status evaluate(const Model& m, const Eigen::VectorXd& q, const Eigen::VectorXd&
 // the batch does not depend on which states went through lanes. A chunk with a state that fails
 // the kinematics' checks (any lane), the batch's last chunk when count is not a multiple of W,
 // and the extras go through the scalar path, which gives each state its own status.
+// One thread's lane buffers; the lane model itself is built once per call and shared (read only).
 template <class T> struct LaneScratch {
   using L = Lanes<T, lane_width<T>>;
-  static constexpr int W = lane_width<T>;
-  ModelT<L> model;
-  ModelView<L> mv;
   std::vector<L> block, q, v, M, h, A, phi, Adot_qdot;
   LaneScratch(const ModelT<T>& m, std::size_t dsize)
-      : model(m.template cast<L>()), mv(model.view()), block(dsize), q(m.nq), v(m.nv), M(std::size_t(m.nv) * m.nv),
-        h(m.nv), A(std::size_t(m.ncontacts()) * m.nv), phi(m.ncontacts()), Adot_qdot(m.ncontacts()) {}
+      : block(dsize), q(m.nq), v(m.nv), M(std::size_t(m.nv) * m.nv), h(m.nv), A(std::size_t(m.ncontacts()) * m.nv),
+        phi(m.ncontacts()), Adot_qdot(m.ncontacts()) {}
 };
 
 template <class T>
@@ -258,6 +256,12 @@ void evaluate_batch(const ModelT<T>& m, const StatesRef<T>& Q, const StatesRef<T
   if (Q.cols() != m.nq || V.cols() != m.nv || Q.rows() != V.rows())
     throw std::invalid_argument("evaluate_batch: Q must be (count x nq) and V (count x nv)");
   const std::size_t count = std::size_t(Q.rows());
+  constexpr int W = lane_width<T>;
+  const bool lanes = extras == nullptr && count >= std::size_t(W);
+  using LT = typename LaneScratch<T>::L;
+  ModelT<LT> lane_model;  // the model's constants broadcast to lanes, shared by every thread
+  if (lanes) lane_model = m.template cast<LT>();
+  const ModelView<LT> lane_mv = lane_model.view();
   const Shape shape{m.nv, m.n_bilateral, m.n_unilateral()};
   batch.reset(shape, count, Batch<T>::Refill::inputs_only);  // every state is written below, or cleared
   if (m.velocity_parent.size() == std::size_t(m.nv)) batch.parent = m.velocity_parent;
@@ -271,8 +275,6 @@ void evaluate_batch(const ModelT<T>& m, const StatesRef<T>& Q, const StatesRef<T
   const ModelView<T> mv = m.view();
   const std::size_t dsize = data_size(mv);
   const int nc = m.ncontacts(), nb = m.n_bilateral, nu = m.n_unilateral(), n = m.nv;
-  constexpr int W = lane_width<T>;
-  const bool lanes = extras == nullptr && count >= std::size_t(W);
   const std::size_t chunks = (count + W - 1) / W;
   // Scenario s's rows (nc x n, bilateral first), gaps and Adot qdot from the full rows a_ij,
   // phi_i, ad_i (functions of the row and column).
@@ -320,14 +322,13 @@ void evaluate_batch(const ModelT<T>& m, const StatesRef<T>& Q, const StatesRef<T
         for (int k = 0; k < m.nq; ++k) L.q[k].set(l, Q(s0 + l, k));
         for (int k = 0; k < n; ++k) L.v[k].set(l, V(s0 + l, k));
       }
-      using LT = typename LaneScratch<T>::L;
-      const DataView<LT> dl = data_view(L.mv, L.block.data());
-      if (forward_kinematics(L.mv, dl, VecView<const LT>{L.q.data(), m.nq, 1}, VecView<const LT>{L.v.data(), n, 1}) !=
+      const DataView<LT> dl = data_view(lane_mv, L.block.data());
+      if (forward_kinematics(lane_mv, dl, VecView<const LT>{L.q.data(), m.nq, 1}, VecView<const LT>{L.v.data(), n, 1}) !=
           Status::ok)
         return false;
-      mass_matrix(L.mv, dl, mat_view(L.M.data(), n, n));
-      bias_forces(L.mv, dl, vec_view(L.h.data(), n));
-      contact_rows(L.mv, dl, mat_view(L.A.data(), nc, n), vec_view(L.phi.data(), nc), vec_view(L.Adot_qdot.data(), nc));
+      mass_matrix(lane_mv, dl, mat_view(L.M.data(), n, n));
+      bias_forces(lane_mv, dl, vec_view(L.h.data(), n));
+      contact_rows(lane_mv, dl, mat_view(L.A.data(), nc, n), vec_view(L.phi.data(), nc), vec_view(L.Adot_qdot.data(), nc));
       for (int l = 0; l < W; ++l) {
         const std::size_t s = s0 + l;
         for (std::size_t k = 0; k < std::size_t(n) * n; ++k) batch.M[s * n * n + k] = L.M[k][l];
