@@ -4,18 +4,24 @@
 #   lcp        bench_lcp_vs_siconos --instructions M: per problem, Siconos's lcp_lexicolemke and
 #              obliq's Lemke on the cold table's full-rank random contact LCPs (m = 4, 12, 24);
 #              only the two pass functions are counted (--toggle-collect).
+#   friction   bench_friction_vs_siconos 10 NC: per problem, obliq's exact-cone solve and Siconos's
+#              fc3d_nsgs (each side's out-of-line solve function, what the timed passes run;
+#              bench/callgrind_per_call.py), at 1, 4, 12 and 24 contacts.
 #   pinocchio  bench_model_vs_pinocchio --profile obliq|obliq-dense|pinocchio: per state, obliq's
 #              model evaluation + impact (M factored along the tree; and dense) against Pinocchio's fk + crba + nle + contact rows +
 #              impulseDynamics; the count of --rounds 2 minus that of --rounds 1 (5 passes over
 #              the states, set-up cancelled), divided by 5 x states.
 # A part whose program is not built here (Siconos numerics, or Pinocchio's CMake package:
 # configure with -DOBLIQ_PINOCCHIO_PREFIX="$(python3 -m cmeel cmake)") is skipped with a note.
-#   bench/peer_instructions.sh [BUILD_DIR] [STATES] [ROBOTS]   (defaults: build 100 solo12,talos)
+#   bench/peer_instructions.sh [BUILD_DIR] [STATES] [ROBOTS] [PARTS]
+#   (defaults: build 100 solo12,talos lcp,friction,pinocchio)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}
 states=${2:-100}
 robots=${3:-solo12,talos}
+parts=",${4:-lcp,friction,pinocchio},"
+wants() { [[ "$parts" == *",$1,"* ]]; }
 command -v valgrind >/dev/null || { echo "skipped: valgrind not installed (apt-get install valgrind)"; exit 0; }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -25,6 +31,7 @@ total() { python3 -c 'import sys
 for line in open(sys.argv[1], errors="replace"):
     if line.startswith(("summary:", "totals:")): print(line.split()[1]); break' "$1"; }
 
+if wants lcp; then
 echo "### LCP: instructions per problem, Siconos lcp_lexicolemke vs obliq Lemke (full rank, 200 problems)"
 echo
 lcp="$build/bench/siconos/bench_lcp_vs_siconos"
@@ -46,6 +53,28 @@ else
   echo "skipped: $lcp not built (Siconos numerics missing)"
 fi
 
+fi
+if wants friction; then
+echo
+echo "### Friction: instructions per problem, Siconos fc3d_nsgs vs obliq's cone solve (10 problems per size)"
+echo
+fr="$build/bench/siconos/bench_friction_vs_siconos"
+if [ -x "$fr" ]; then
+  echo "| contacts | Siconos fc3d_nsgs instr/problem | obliq cone instr/problem | Siconos / obliq |"
+  echo "|---|---|---|---|"
+  for nc in 1 4 12 24; do
+    valgrind --tool=callgrind --callgrind-out-file="$dir/fr.$nc" --collect-atstart=no \
+      --toggle-collect='*siconos_nsgs_solve*' --toggle-collect='*obliq_cone_solve*' "$fr" 10 $nc >/dev/null 2>"$dir/log" ||
+      { cat "$dir/log"; exit 1; }
+    read -r sic obl < <(python3 "$root/bench/callgrind_per_call.py" "$dir/fr.$nc" siconos_nsgs_solve obliq_cone_solve | xargs)
+    echo "| $nc | $sic | $obl | $(python3 -c "print(f'{$sic/$obl:.2f}x')") |"
+  done
+else
+  echo "skipped: $fr not built (Siconos numerics missing)"
+fi
+fi
+
+if wants pinocchio; then
 echo
 echo "### Model evaluation + impact: instructions per state, Pinocchio vs obliq ($states states)"
 echo
@@ -73,4 +102,5 @@ if [ -x "$pin" ] && python3 -c "import importlib.metadata as m, pinocchio; m.ver
   done < <(grep "^$pin " "$dir/pin.cmd")
 else
   echo "skipped: $pin not built (configure with -DOBLIQ_PINOCCHIO_PREFIX=\"\$(python3 -m cmeel cmake)\") or pin / example-robot-data missing"
+fi
 fi

@@ -16,6 +16,10 @@
 # -DOBLIQ_PINOCCHIO_PREFIX from `python3 -m cmeel cmake` when pin is installed. The machine is
 # whatever runs this: the header prints cores, load and time; on a shared machine the absolute
 # numbers move from run to run, the ratios of one run are the figures to read.
+#
+# The whole output is also written to BUILD_DIR/run_all.log, and its last section, "Targets",
+# is bench/run_all_targets.py's reading of that log: each performance target with its time and
+# instruction figures from this run, met or not met.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=build
@@ -30,11 +34,22 @@ while [ $# -gt 0 ]; do
   esac
 done
 wants() { [[ "$skip" != *",$1,"* ]]; }
+
+# Run the parts with the output copied to the log, then read the targets from that log.
+if [ -z "${OBLIQ_RUN_ALL_LOG:-}" ]; then
+  mkdir -p "$build"
+  export OBLIQ_RUN_ALL_LOG="$build/run_all.log"
+  bash "$0" "$@" 2>&1 | tee "$OBLIQ_RUN_ALL_LOG"
+  rc=${PIPESTATUS[0]}
+  echo
+  python3 "$root/bench/run_all_targets.py" "$OBLIQ_RUN_ALL_LOG" || rc=1
+  exit "$rc"
+fi
 part() { echo; echo "## $1"; echo; part_t0=$(date +%s); }
 took() { echo; echo "(part took $(( $(date +%s) - part_t0 )) s)"; }
 failed=()
 
-echo "# obliq benchmarks: $(date -u +%Y-%m-%dT%H:%MZ), $(uname -m), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')"
+echo "# obliq benchmarks: $(date -u +%Y-%m-%dT%H:%MZ), $(uname -m), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), commit $(git -C "$root" describe --always --dirty 2>/dev/null || echo "?")"
 
 # --- build what is needed -----------------------------------------------------------------
 cmake_args=(-S "$root" -B "$build")
@@ -101,6 +116,8 @@ for (w, m), r in warm.items():
 PY
     echo
     grep -v do_pivot_driftless "$build/run_all.lcp.md"  # Siconos's own pivoting diagnostics dropped
+    echo
+    bash "$root/bench/peer_instructions.sh" "$build" 100 solo12 lcp || failed+=(lcp)
   else
     echo "skipped: Siconos numerics not found at configure time (apt-get install libsiconos-numerics-dev)"
   fi
@@ -113,6 +130,7 @@ if wants friction; then
   if have bench/siconos/bench_friction_vs_siconos; then
     n=50; [ $quick = 1 ] && n=5
     taskset -c 0 "$build/bench/siconos/bench_friction_vs_siconos" $n || failed+=(friction)
+    bash "$root/bench/peer_instructions.sh" "$build" 100 solo12 friction || failed+=(friction)
   else
     echo "skipped: Siconos numerics not found at configure time (apt-get install libsiconos-numerics-dev)"
   fi
@@ -127,6 +145,9 @@ if wants pinocchio; then
     states=2000; [ $quick = 1 ] && states=100
     taskset -c 0 python3 "$root/bench/pinocchio/model_vs_pinocchio.py" "$build/bench/pinocchio/bench_model_vs_pinocchio" \
       --states $states || failed+=(pinocchio)
+    echo
+    istates=100; [ $quick = 1 ] && istates=20
+    bash "$root/bench/peer_instructions.sh" "$build" $istates solo12,go1,talos,g1 pinocchio || failed+=(pinocchio)
   else
     echo "skipped: Pinocchio not found (pip install pin example-robot-data, then this script configures it)"
   fi
@@ -138,6 +159,10 @@ if wants sweep; then
   part "Sweep throughput (bench/sweep_bench.sh)"
   samples=20000; [ $quick = 1 ] && samples=2000
   bash "$root/bench/sweep_bench.sh" "$build" $samples || failed+=(sweep)
+  echo
+  echo "Instructions per sample, one thread (callgrind, bench/sweep_instructions.sh; independent of the load):"
+  echo
+  bash "$root/bench/sweep_instructions.sh" "$build" || failed+=(sweep)
   took
 fi
 

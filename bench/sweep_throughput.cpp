@@ -29,13 +29,28 @@ const sweep::Study& study(int which) {
   return which == 0 ? foot : quad;
 }
 
+// One pass of the bare core over kSamples pre-drawn samples, kept out of line so that callgrind's
+// --toggle-collect counts exactly the timed work (bench/sweep_instructions.sh).
+[[gnu::noinline]] void bare_pass(const model::Model& m, const RowMat<double>& Q, const RowMat<double>& V,
+                                 const sweep::SampleTable& pre, const sweep::Layout& L, int threads, Batch<double>& batch,
+                                 std::vector<Status>& status, ImpactResults<double>& res, const RunOptions& run) {
+  for (std::size_t at = 0; at < kSamples; at += kChunk) {
+    model::evaluate_batch(m, RowMat<double>(Q.middleRows(at, kChunk)), RowMat<double>(V.middleRows(at, kChunk)), batch,
+                          status, threads);
+    std::fill(batch.phi_u.begin(), batch.phi_u.end(), 0.0);  // the studies' closed contacts
+    for (std::size_t s = 0; s < kChunk; ++s)
+      for (int r = 0; r < L.m_u; ++r) batch.e[s * L.m_u + r] = pre.values(at + s, L.e + r);
+    solve_impact(batch, res, run);
+    benchmark::DoNotOptimize(res.qdot_plus.data());
+  }
+}
+
 void BM_Bare(benchmark::State& state) {
   const sweep::Study& st = study(int(state.range(0)));
   const int threads = int(state.range(1));
   // The states and e of the first kSamples samples, drawn once (not timed).
   sweep::SampleTable pre;
   sweep::run_samples(st, 0, kSamples, threads, pre);
-  const model::Model& m = *st.model;
   RowMat<double> Q, V;
   sweep::draw_states(st, 0, kSamples, threads, Q, V);
   const sweep::Layout L = sweep::layout(st);
@@ -44,17 +59,7 @@ void BM_Bare(benchmark::State& state) {
   ImpactResults<double> res;
   RunOptions run;
   run.threads = threads;
-  for (auto _ : state) {
-    for (std::size_t at = 0; at < kSamples; at += kChunk) {
-      model::evaluate_batch(m, RowMat<double>(Q.middleRows(at, kChunk)), RowMat<double>(V.middleRows(at, kChunk)), batch,
-                            status, threads);
-      std::fill(batch.phi_u.begin(), batch.phi_u.end(), 0.0);  // the studies' closed contacts
-      for (std::size_t s = 0; s < kChunk; ++s)
-        for (int r = 0; r < L.m_u; ++r) batch.e[s * L.m_u + r] = pre.values(at + s, L.e + r);
-      solve_impact(batch, res, run);
-      benchmark::DoNotOptimize(res.qdot_plus.data());
-    }
-  }
+  for (auto _ : state) bare_pass(*st.model, Q, V, pre, L, threads, batch, status, res, run);
   state.SetItemsProcessed(state.iterations() * kSamples);
 }
 
