@@ -37,14 +37,17 @@ def inclusive(annotated, pattern):
     return None
 
 
+def counts(path, patterns):
+    """(inclusive instructions or None, calls) of each pattern's function in one callgrind file."""
+    annotated = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", path],
+                               capture_output=True, text=True, check=True).stdout
+    return [(inclusive(annotated, p), calls_to(path, p)) for p in patterns]
+
+
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
-    path = sys.argv[1]
-    annotated = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", path],
-                               capture_output=True, text=True, check=True).stdout
-    for pattern in sys.argv[2:]:
-        total, calls = inclusive(annotated, pattern), calls_to(path, pattern)
+    for total, calls in counts(sys.argv[1], sys.argv[2:]):
         print(f"{total / calls:.0f}" if total is not None and calls else "nan")
 
 

@@ -7,6 +7,7 @@
 # PARTS (comma-separated): solver (core vs reference), lcp (Lemke vs Siconos), friction (vs
 # Siconos fc3d), pinocchio (model + impact vs Pinocchio in C++), sweep (sweep throughput), cli
 # (`obliq impact` on JSON Lines vs the solve alone, reader and writer MB/s, 1 vs 2 threads), sim (Simulator vs Siconos and MuJoCo),
+# cost (bench/cost_model.py: the cost model of one answer against callgrind counts at five shapes),
 # profile (perf and callgrind: where the time goes for each target; bench/profile.sh). A part whose peer is not installed is skipped with a line that
 # says so (Siconos: libsiconos-numerics-dev, python3-siconos; Pinocchio: pip pin
 # example-robot-data; MuJoCo: pip mujoco). --quick shortens every part (fewer problems, states,
@@ -185,6 +186,14 @@ if wants sim; then
   else
     echo "skipped: needs python3-siconos (Debian) for $sicpy and mujoco (pip) for python3"
   fi
+  took
+fi
+
+# --- the cost model of one answer against the counts (docs/design.md) --------------------------
+if wants cost; then
+  part "Cost model of one answer (bench/cost_model.py; callgrind, independent of the load)"
+  if [ $quick = 1 ]; then python3 "$root/bench/cost_model.py" "$build" --shapes 6x3,12x4,18x8 --calibrate 6x3,18x8 || failed+=(cost)
+  else python3 "$root/bench/cost_model.py" "$build" || failed+=(cost); fi
   took
 fi
 
