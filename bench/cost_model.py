@@ -128,7 +128,7 @@ def main():
                 cells = [f"{rest_of(s):,.0f} / {c_rest + k_rest * f_rest(*s):,.0f}" for s in shapes]
                 print(f"| rest | {c_rest:,.0f} | {k_rest:.1f} | " + " | ".join(cells) + " |")
                 cells = [f"{data[s][0]:,.0f} / {predict_total(s):,.0f} ({predict_total(s) / data[s][0]:.2f})" for s in shapes]
-                print("| **total** (predicted / measured) | | | " + " | ".join(cells) + " |")
+                print("| **total** (last: predicted / measured) | | | " + " | ".join(cells) + " |")
                 fc = next(f for l, _, f in ps if l == "certificate")
                 cells = [f"{100 * data[s][1]['certificate'] / data[s][0]:.1f} % / "
                          f"{100 * predict('certificate', fc, s) / predict_total(s):.1f} %" for s in shapes]
