@@ -5,10 +5,11 @@ bench/peer_instructions.sh and bench/sweep_instructions.sh: each function's incl
 Run callgrind with --toggle-collect on those functions (out of line: [[gnu::noinline]]) so that
 only their work is counted.
 
-    bench/callgrind_per_call.py OUT PATTERN [PATTERN...]
+    bench/callgrind_per_call.py [--totals] OUT PATTERN [PATTERN...]
 
 prints one line per PATTERN (a substring of the function's demangled name): the integer
-instructions per call, or "nan" when no call matched."""
+instructions per call, or "nan" when no call matched; with --totals, the inclusive count and the
+number of calls instead (two integers; "nan 0" when the function is not in the file)."""
 import re
 import subprocess
 import sys
@@ -45,10 +46,17 @@ def counts(path, patterns):
 
 
 def main():
-    if len(sys.argv) < 3:
+    args = sys.argv[1:]
+    totals = bool(args) and args[0] == "--totals"
+    if totals:
+        args = args[1:]
+    if len(args) < 2:
         sys.exit(__doc__)
-    for total, calls in counts(sys.argv[1], sys.argv[2:]):
-        print(f"{total / calls:.0f}" if total is not None and calls else "nan")
+    for total, calls in counts(args[0], args[1:]):
+        if totals:
+            print(f"{total if total is not None else 'nan'} {calls}")
+        else:
+            print(f"{total / calls:.0f}" if total is not None and calls else "nan")
 
 
 if __name__ == "__main__":

@@ -4,11 +4,12 @@
 # instructions) in each cell: a count that does not move with the machine's load, beside the
 # timings of bench/run_solver_bench.sh. Only solve_impact / solve_dynamics are counted
 # (callgrind --toggle-collect), not the data generation; the number of calls is read from the
-# callgrind output, so the figure is per solved scenario. The last column is the share of the
-# core's counted instructions spent in the answer's certificate (impact_certificate /
-# dynamics_certificate, inclusive: everything it calls).
+# callgrind output (bench/callgrind_per_call.py), so the figure is per solved scenario. The last
+# column is the share of the core's counted instructions spent in the answer's certificate
+# (impact_certificate / dynamics_certificate, inclusive: everything it calls).
 #   bench/core_instructions.sh [BUILD_DIR] [N M] [TOP]
 set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}
 n=${2:-12}
 m=${3:-4}
@@ -31,38 +32,15 @@ for kind in 0 1; do
         "$bin" --benchmark_filter="^BM_$which<double>/n:$n/m:$m/kind:$kind/law:$law/" >/dev/null 2>"$dir/log" ||
         { cat "$dir/log"; exit 1; }
       count=$([ $which = reference ] && echo 128 || echo 1024)  # scenarios per call (bench/solver_throughput.cpp)
-      ir[$which]=$(python3 - "$out" "$fn" "$count" <<'PY'
-import re, sys
-path, fn, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
-names, total, calls, cur_cfn = {}, None, 0, None
-for line in open(path, errors="replace"):
-    if line.startswith("summary:") or line.startswith("totals:"):
-        total = int(line.split()[1])
-    mt = re.match(r"c?fn=\((\d+)\)(?: (.*))?", line)
-    if mt:
-        if mt.group(2): names[mt.group(1)] = mt.group(2)
-        if line.startswith("cfn="): cur_cfn = mt.group(1)
-        continue
-    if line.startswith("calls=") and cur_cfn and names.get(cur_cfn, "").startswith(f"void obliq::{fn}<double>("):
-        calls += int(line.split("=")[1].split()[0])
-print(f"{total / (calls * count):.0f}" if calls else "nan")
-PY
-)
+      read -r inc calls < <(python3 "$root/bench/callgrind_per_call.py" --totals "$out" "void obliq::$fn<double>(")
+      ir[$which]=$([ "$calls" -gt 0 ] && echo $(( inc / (calls * count) )) || echo nan)
     done
     kn=$([ $kind = 0 ] && echo impact || echo dynamics)
     ln=$([ $law = 0 ] && echo projection || echo complementarity)
     cert=$([ $kind = 0 ] && echo impact_certificate || echo dynamics_certificate)
-    share=$(callgrind_annotate --inclusive=yes --threshold=100 "$dir/core_1thread.$kind.$law.out" 2>/dev/null |
-      python3 -c '
-import re, sys
-cert, total, inc = sys.argv[1], None, 0
-for line in sys.stdin:
-    mt = re.match(r"\s*([\d,]+) (?:\(\s*[\d.]+%\)\s+)?(.*)$", line)
-    if not mt: continue
-    v = int(mt.group(1).replace(",", ""))
-    if "PROGRAM TOTALS" in mt.group(2): total = v
-    elif re.search(r"obliq::%s<double>\(" % cert, mt.group(2)): inc = max(inc, v)
-print(f"{100 * inc / total:.1f} %" if total else "nan")' "$cert")
+    read -r -a cg < <(python3 "$root/bench/callgrind_per_call.py" --totals "$dir/core_1thread.$kind.$law.out" \
+      "void obliq::$fn<double>(" "obliq::$cert<double>(" | xargs)
+    share=$(python3 -c "print(f'{100 * ${cg[2]} / ${cg[0]}:.1f} %')" 2>/dev/null || echo nan)
     echo "| $kn | $ln | $n | $m | ${ir[reference]} | ${ir[core_1thread]} | $(python3 -c "print(f'{${ir[reference]}/${ir[core_1thread]}:.1f}x')") | $share |"
     profiles+=("$kn $ln: $(callgrind_annotate --threshold=100 "$dir/core_1thread.$kind.$law.out" 2>/dev/null |
       python3 -c '
