@@ -354,6 +354,77 @@ template void evaluate_batch<double>(const ModelT<double>&, const StatesRef<doub
 template void evaluate_batch<float>(const ModelT<float>&, const StatesRef<float>&, const StatesRef<float>&,
                                     Batch<float>&, std::vector<Status>&, int, StateExtrasBatch<float>*);
 
+template <class T>
+void joint_impulses_batch(const ModelT<T>& m, const StatesRef<T>& Q, const StatesRef<T>& V, const StatesRef<T>& dV,
+                          const StatesRef<T>& Lambda, const std::vector<std::uint8_t>& want, RowMat<T>& out, int threads) {
+  const int n = m.nv, nc = m.ncontacts(), nb = m.nbodies();
+  const std::size_t count = std::size_t(Q.rows());
+  if (Q.cols() != m.nq || V.cols() != n || dV.cols() != n || Lambda.cols() != nc || std::size_t(V.rows()) != count ||
+      std::size_t(dV.rows()) != count || std::size_t(Lambda.rows()) != count || want.size() != count)
+    throw std::invalid_argument(
+        "joint_impulses_batch: Q (count x nq), V and dV (count x nv), Lambda (count x contacts) and want (count) must "
+        "agree with the model and with each other");
+  out.resize(Eigen::Index(count), 6 * Eigen::Index(nb));
+  constexpr int W = lane_width<T>;
+  using LT = Lanes<T, W>;
+  const bool lanes = count >= std::size_t(W);
+  ModelT<LT> lane_model;  // as in evaluate_batch: broadcast once, shared read-only by every thread
+  if (lanes) lane_model = m.template cast<LT>();
+  const ModelView<LT> lane_mv = lane_model.view();
+  const ModelView<T> mv = m.view();
+  const std::size_t dsize = data_size(mv), chunks = (count + W - 1) / W;
+  cpu::OmpGuard guard;
+#pragma omp parallel num_threads(cpu::thread_count(threads))
+  {
+    std::vector<T> block;
+    std::vector<LT> lblock, q, v, dv, lambda, J;
+    guard.run([&] {
+      block.resize(dsize);
+      if (lanes) lblock.resize(dsize), q.resize(m.nq), v.resize(n), dv.resize(n), lambda.resize(nc), J.resize(6 * std::size_t(nb));
+    });
+    const bool have_scratch = block.size() == dsize && (!lanes || J.size() == 6 * std::size_t(nb));
+    const DataView<T> d = data_view(mv, block.data());
+    const auto scalar_state = [&](std::size_t s) {
+      out.row(Eigen::Index(s)).setZero();
+      if (!want[s] || forward_kinematics(mv, d, VecView<const T>{Q.data() + s * Q.outerStride(), m.nq, 1},
+                                         VecView<const T>{V.data() + s * V.outerStride(), n, 1}) != Status::ok)
+        return;
+      joint_impulses(mv, d, VecView<const T>{dV.data() + s * dV.outerStride(), n, 1},
+                     VecView<const T>{Lambda.data() + s * Lambda.outerStride(), nc, 1}, mat_view(&out(Eigen::Index(s), 0), nb, 6));
+    };
+    // W wanted states s0 .. s0 + W - 1 in lanes; false (nothing written) when a lane fails a check.
+    const auto lane_chunk = [&](std::size_t s0) {
+      for (int l = 0; l < W; ++l) {
+        const std::size_t s = s0 + l;
+        if (!want[s]) return false;
+        for (int k = 0; k < m.nq; ++k) q[k].set(l, Q(s, k));
+        for (int k = 0; k < n; ++k) v[k].set(l, V(s, k)), dv[k].set(l, dV(s, k));
+        for (int k = 0; k < nc; ++k) lambda[k].set(l, Lambda(s, k));
+      }
+      const DataView<LT> dl = data_view(lane_mv, lblock.data());
+      if (forward_kinematics(lane_mv, dl, VecView<const LT>{q.data(), m.nq, 1}, VecView<const LT>{v.data(), n, 1}) != Status::ok)
+        return false;
+      joint_impulses(lane_mv, dl, VecView<const LT>{dv.data(), n, 1}, VecView<const LT>{lambda.data(), nc, 1},
+                     mat_view(J.data(), nb, 6));
+      for (int l = 0; l < W; ++l)
+        for (int k = 0; k < 6 * nb; ++k) out(Eigen::Index(s0 + l), k) = J[std::size_t(k)][l];
+      return true;
+    };
+#pragma omp for schedule(static)
+    for (long long c = 0; c < (long long)chunks; ++c) {
+      if (!have_scratch) continue;  // the guard rethrows after the region
+      const std::size_t s0 = std::size_t(c) * W, s1 = std::min(count, s0 + W);
+      if (lanes && s1 - s0 == std::size_t(W) && lane_chunk(s0)) continue;
+      for (std::size_t s = s0; s < s1; ++s) scalar_state(s);
+    }
+  }
+  guard.rethrow();
+}
+
+template void joint_impulses_batch<double>(const ModelT<double>&, const StatesRef<double>&, const StatesRef<double>&,
+                                           const StatesRef<double>&, const StatesRef<double>&,
+                                           const std::vector<std::uint8_t>&, RowMat<double>&, int);
+
 Eigen::MatrixXd joint_impulses(const Model& m, const Eigen::VectorXd& q, const Eigen::VectorXd& qdot,
                                const Eigen::VectorXd& qdot_plus, const Eigen::VectorXd& lambda) {
   const ModelView<double> mv = m.view();

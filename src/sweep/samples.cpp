@@ -10,8 +10,6 @@
 #include "obliq/friction.hpp"
 #include "obliq/io/scenario_json.hpp"
 #include "obliq/model/friction_rows.hpp"
-#include "obliq/model/joint_impulses.hpp"
-#include "obliq/model/kinematics.hpp"
 #include "sweep/distribution.hpp"
 #include "sweep/random.hpp"
 
@@ -323,74 +321,66 @@ void run_samples(const Study& st, std::uint64_t first, std::size_t count, int th
   out.released.assign(count * L.m_u, 0);
   const long long c = static_cast<long long>(count);
   const int n = L.n, m = L.m_b + L.m_u;
-  cpu::OmpGuard guard;  // an allocation that fails is rethrown after the region, never inside
-#pragma omp parallel num_threads(cpu::thread_count(threads))
-  {
-    std::vector<double> block;  // the model layer's per-state data (joint impulses)
-    model::ModelView<double> mv;
-    model::DataView<double> d;
-    std::vector<double> dq;
-    RowMat<double> J;
-    bool have_scratch = false;
-    guard.run([&] {
-      dq.resize(n);
-      if (L.joints > 0) {
-        mv = st.model->view();
-        block.resize(model::data_size(mv));
-        d = model::data_view(mv, block.data());
-        J.resize(L.joints, 6);
-      }
-      have_scratch = true;
-    });
-#pragma omp for schedule(static)
-    for (long long s = 0; s < c; ++s) {
-      if (!have_scratch) continue;  // the guard rethrows after the region
-      auto row = out.values.row(s);
-      for (int r = 0; r < L.m_u; ++r) row(L.e + r) = batch.e[s * L.m_u + r];
-      if (L.mu >= 0)
-        for (int r = 0; r < L.m_u; ++r) row(L.mu + r) = buf.mu[s * L.m_u + r];
-      const Status status = model_status[s] != Status::ok ? model_status[s] : res.status[s];
-      out.status[s] = status;
-      if (status != Status::ok) continue;
-      OutputRow<decltype(row)> put{row};
-      const ConstVecMap<double> vp(res.qdot_plus.data() + s * n, n);
-      const ConstVecMap<double> lambda(res.lambda.data() + s * m, m);
-      for (int k = 0; k < n; ++k) put(L.qdot_plus + k, vp(k));
-      put(L.qdot_plus_norm, vp.norm());
-      for (int r = 0; r < m; ++r) put(L.impulse + r, lambda(r));
-      if (L.tangential_impulse >= 0)
-        for (int r = 0; r < L.m_u; ++r) put(L.tangential_impulse + r, buf.tangential[s * L.m_u + r]);
-      const ConstMatMap<double> A_u(batch.A_u.data() + s * L.m_u * n, L.m_u, n);
-      for (int r = 0; r < L.m_u; ++r) {
-        put(L.separation + r, A_u.row(r).dot(vp));
-        // Released: a candidate row without impulse under the complementarity law; under the
-        // projection law, a candidate row that pulls (lambda < 0), which complementarity releases.
-        const bool cand = res.active[s * L.m_u + r] != 0;
-        const double lr = lambda(L.m_b + r);
-        out.candidate[s * L.m_u + r] = cand;
-        out.released[s * L.m_u + r] = cand && (st.law == Law::complementarity ? lr == 0.0 : lr < 0.0);
-      }
-      // KE_post / KE_pre (docs/math.md 5): missing only when KE_pre = 0; a kinetic energy that
-      // overflowed makes it non-finite.
-      const double ke0 = res.kinetic_energy_pre[s], ke1 = res.kinetic_energy_post[s];
-      if (!(std::isfinite(ke0) && ke0 <= 0)) put(L.energy_ratio, std::isfinite(ke0) && std::isfinite(ke1) ? ke1 / ke0 : kMissing);
-      out.energy_consistent[s] = res.energy_consistent[s];
-      if (L.joints > 0 && put.bad < 0) {  // seed 002's internal impulses over the velocity jump
-        const int nq = st.model->nq;
-        model::forward_kinematics(mv, d, VecView<const double>{Q.data() + s * nq, nq, 1},
-                                  VecView<const double>{batch.qdot.data() + s * n, n, 1});
-        for (int k = 0; k < n; ++k) dq[k] = vp(k) - batch.qdot[s * n + k];
-        model::joint_impulses(mv, d, VecView<const double>{dq.data(), n, 1},
-                              VecView<const double>{lambda.data(), m, 1}, mat_view(J.data(), L.joints, 6));
-        for (int b = 0; b < L.joints; ++b) {
-          put(L.joint_force + b, J.row(b).head<3>().norm());
-          put(L.joint_moment + b, J.row(b).tail<3>().norm());
-        }
-      }
-      if (put.bad >= 0) reject_non_finite(out, std::size_t(s), put.bad, L);
+  if (L.joints > 0) {
+    buf.want_joints.assign(count, 0);
+    buf.dqdot.resize(Eigen::Index(count), n);
+  }
+#pragma omp parallel for schedule(static) num_threads(cpu::thread_count(threads))
+  for (long long s = 0; s < c; ++s) {
+    auto row = out.values.row(s);
+    for (int r = 0; r < L.m_u; ++r) row(L.e + r) = batch.e[s * L.m_u + r];
+    if (L.mu >= 0)
+      for (int r = 0; r < L.m_u; ++r) row(L.mu + r) = buf.mu[s * L.m_u + r];
+    const Status status = model_status[s] != Status::ok ? model_status[s] : res.status[s];
+    out.status[s] = status;
+    if (status != Status::ok) continue;
+    OutputRow<decltype(row)> put{row};
+    const ConstVecMap<double> vp(res.qdot_plus.data() + s * n, n);
+    const ConstVecMap<double> lambda(res.lambda.data() + s * m, m);
+    for (int k = 0; k < n; ++k) put(L.qdot_plus + k, vp(k));
+    put(L.qdot_plus_norm, vp.norm());
+    for (int r = 0; r < m; ++r) put(L.impulse + r, lambda(r));
+    if (L.tangential_impulse >= 0)
+      for (int r = 0; r < L.m_u; ++r) put(L.tangential_impulse + r, buf.tangential[s * L.m_u + r]);
+    const ConstMatMap<double> A_u(batch.A_u.data() + s * L.m_u * n, L.m_u, n);
+    for (int r = 0; r < L.m_u; ++r) {
+      put(L.separation + r, A_u.row(r).dot(vp));
+      // Released: a candidate row without impulse under the complementarity law; under the
+      // projection law, a candidate row that pulls (lambda < 0), which complementarity releases.
+      const bool cand = res.active[s * L.m_u + r] != 0;
+      const double lr = lambda(L.m_b + r);
+      out.candidate[s * L.m_u + r] = cand;
+      out.released[s * L.m_u + r] = cand && (st.law == Law::complementarity ? lr == 0.0 : lr < 0.0);
+    }
+    // KE_post / KE_pre (docs/math.md 5): missing only when KE_pre = 0; a kinetic energy that
+    // overflowed makes it non-finite.
+    const double ke0 = res.kinetic_energy_pre[s], ke1 = res.kinetic_energy_post[s];
+    if (!(std::isfinite(ke0) && ke0 <= 0)) put(L.energy_ratio, std::isfinite(ke0) && std::isfinite(ke1) ? ke1 / ke0 : kMissing);
+    out.energy_consistent[s] = res.energy_consistent[s];
+    if (put.bad >= 0) {
+      reject_non_finite(out, std::size_t(s), put.bad, L);
+      continue;
+    }
+    if (L.joints > 0) {  // seed 002's internal impulses over the velocity jump, below
+      buf.want_joints[s] = 1;
+      for (int k = 0; k < n; ++k) buf.dqdot(s, k) = vp(k) - batch.qdot[s * n + k];
     }
   }
-  guard.rethrow();
+  if (L.joints == 0) return;
+  const Eigen::Map<const RowMat<double>> lambda_all(res.lambda.data(), Eigen::Index(count), m);
+  model::joint_impulses_batch(*st.model, Q, buf.V, buf.dqdot, lambda_all, buf.want_joints, buf.joints, threads);
+#pragma omp parallel for schedule(static) num_threads(cpu::thread_count(threads))
+  for (long long s = 0; s < c; ++s) {
+    if (!buf.want_joints[s]) continue;
+    auto row = out.values.row(s);
+    OutputRow<decltype(row)> put{row};
+    const ConstMatMap<double> J(&buf.joints(s, 0), L.joints, 6);
+    for (int b = 0; b < L.joints; ++b) {
+      put(L.joint_force + b, J.row(b).head<3>().norm());
+      put(L.joint_moment + b, J.row(b).tail<3>().norm());
+    }
+    if (put.bad >= 0) reject_non_finite(out, std::size_t(s), put.bad, L);
+  }
 }
 
 void reject_non_finite(SampleTable& t, std::size_t s, int column, const Layout& L) {

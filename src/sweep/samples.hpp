@@ -63,13 +63,17 @@ struct ChunkBuffers {
   std::vector<double> mu;                // count x m_u (studies with friction)
   std::vector<double> tangential;        // count x m_u: |lambda_t| per contact (impact samples with friction)
   std::vector<double> ke0, pe0, ke1, pe1;  // trajectory samples: energies at 0 and T
+  // Impact samples with joint impulses: which samples get them, their velocity jumps
+  // (count x n) and the impulses (count x 6 nbodies, model::joint_impulses_batch).
+  std::vector<std::uint8_t> want_joints;
+  RowMat<double> dqdot, joints;
 };
 
 // Draws samples [first, first + count) and fills `out`. Impact samples: the model layer's
 // evaluate_batch, then the core's impact solve through obliq::solve_impact (with friction: the
 // core's frictional impact per sample through obliq::impact(Scenario, Friction), tangent rows from
-// the model layer's evaluate_friction); joint impulses through the model layer's per-state
-// joint_impulses. Trajectory samples: the Simulator over the chunk (sweep/trajectories.cpp).
+// the model layer's evaluate_friction); joint impulses through the model layer's
+// joint_impulses_batch (in SIMD lanes). Trajectory samples: the Simulator over the chunk (sweep/trajectories.cpp).
 // OpenMP over samples with `threads`. `backend`: where the solves run (Options::backend); with
 // Backend::cuda the impacts go through solve_impact / impact_batch on the device and the
 // trajectories through the Simulator's device step, everything else stays on the host.

@@ -11,6 +11,7 @@
 
 #include "obliq/core/lanes.hpp"
 #include "obliq/model/host.hpp"
+#include "obliq/model/joint_impulses.hpp"
 #include "obliq/model/kinematics.hpp"
 
 using namespace obliq;
@@ -183,4 +184,53 @@ TEST(Lanes, AFailedStateIsClearedInAReusedBatch) {
     EXPECT_EQ(scalar_mismatches(m, Q, V, batch, s), 0) << s;
   }
   for (double u : batch.u) ASSERT_EQ(u, 0.0);  // inputs are refilled with their defaults
+}
+
+// joint_impulses_batch (the sweep's joint impulses) against the one-state joint_impulses of every
+// built-in model: wanted states equal to the bit whether they went through lanes or not (a
+// partial last chunk, a chunk with an unwanted state among wanted ones), unwanted rows zero, and
+// the same for one and two threads.
+TEST(Lanes, JointImpulsesBatchEqualsTheOneStateFunction) {
+  std::mt19937 rng(11);
+  std::normal_distribution<double> g(0, 1);
+  for (const auto& info : builtin_models()) {
+    const Model m = builtin_model(info.name);
+    const int count = 23, n = m.nv, nc = m.ncontacts(), nb = m.nbodies();
+    RowMat<double> Q, V;
+    random_states(m, count, rng, Q, V);
+    RowMat<double> dV(count, n), Lambda(count, nc);
+    for (Eigen::Index k = 0; k < dV.size(); ++k) dV.data()[k] = g(rng);
+    for (Eigen::Index k = 0; k < Lambda.size(); ++k) Lambda.data()[k] = std::abs(g(rng));
+    std::vector<std::uint8_t> want(count, 1);
+    want[5] = want[14] = 0;  // chunks 1 and 3 go state by state; chunks 0, 2, 4 through lanes
+    RowMat<double> J1, J2;
+    joint_impulses_batch(m, Q, V, dV, Lambda, want, J1, 1);
+    joint_impulses_batch(m, Q, V, dV, Lambda, want, J2, 2);
+    ASSERT_EQ(J1.rows(), count) << info.name;
+    ASSERT_EQ(J1.cols(), 6 * nb) << info.name;
+    EXPECT_EQ(differing(J1, J2), 0) << info.name << ": 1 vs 2 threads";
+    for (int s = 0; s < count; ++s) {
+      if (!want[s]) {
+        EXPECT_TRUE(J1.row(s).isZero(0)) << info.name << " state " << s;
+        continue;
+      }
+      const VectorXd v = V.row(s).transpose();
+      const MatrixXd one = joint_impulses(m, Q.row(s).transpose(), v, v + dV.row(s).transpose(), Lambda.row(s).transpose());
+      const RowMat<double> row = Eigen::Map<const RowMat<double>>(&J1(s, 0), nb, 6);
+      // qdot_plus - qdot recomputed from v + dV rounds: compare against the same dV the batch took.
+      std::vector<double> block(data_size(m.view()));
+      const DataView<double> d = data_view(m.view(), block.data());
+      RowMat<double> ref = RowMat<double>::Zero(nb, 6);
+      ASSERT_EQ(forward_kinematics(m.view(), d, VecView<const double>{&Q(s, 0), m.nq, 1}, VecView<const double>{&V(s, 0), n, 1}),
+                Status::ok);
+      model::joint_impulses(m.view(), d, VecView<const double>{&dV(s, 0), n, 1}, VecView<const double>{&Lambda(s, 0), nc, 1},
+                            mat_view(ref.data(), nb, 6));
+      EXPECT_EQ(differing(row, ref), 0) << info.name << " state " << s;
+      EXPECT_TRUE(row.isApprox(RowMat<double>(one), 1e-9) || one.norm() == 0) << info.name << " state " << s;
+    }
+  }
+  const Model m = builtin_model("quadruped");
+  RowMat<double> Q(3, m.nq), V(3, m.nv + 1), J;
+  EXPECT_THROW(joint_impulses_batch(m, Q, V, V, RowMat<double>(3, m.ncontacts()), std::vector<std::uint8_t>(3, 1), J),
+               std::invalid_argument);
 }

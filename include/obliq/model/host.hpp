@@ -148,6 +148,18 @@ void evaluate_batch(const ModelT<T>& m, const StatesRef<T>& Q, const StatesRef<T
                     Batch<T>& batch, std::vector<Status>& status, int threads = 0,
                     StateExtrasBatch<T>* extras = nullptr);
 
+// Spatial impulses through every joint (joint_impulses.hpp) of many states at once: for each
+// state s with want[s] != 0, row s of `out` (count x 6 nbodies, resized) holds the (nbodies x 6)
+// impulses, row-major, at the state (Q.row(s), V.row(s)) for the velocity jump dV.row(s) and the
+// multipliers Lambda.row(s) (count x contacts); rows of the other states, and of a state whose
+// kinematics fail, are zero. W = lane_width<T> wanted states at a time run in SIMD lanes
+// (docs/design.md "Lanes across scenarios"), each lane equal to the one-state function to the
+// bit. Throws std::invalid_argument when the sizes do not agree with the model.
+template <class T>
+void joint_impulses_batch(const ModelT<T>& m, const StatesRef<T>& Q, const StatesRef<T>& V, const StatesRef<T>& dV,
+                          const StatesRef<T>& Lambda, const std::vector<std::uint8_t>& want, RowMat<T>& out,
+                          int threads = 0);
+
 // Spatial impulses through every joint (joint_impulses.hpp), one state, (nbodies x 6).
 Eigen::MatrixXd joint_impulses(const Model& m, const Eigen::VectorXd& q, const Eigen::VectorXd& qdot,
                                const Eigen::VectorXd& qdot_plus, const Eigen::VectorXd& lambda);
