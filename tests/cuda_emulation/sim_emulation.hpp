@@ -12,14 +12,16 @@
 
 namespace obliq::emulation {
 
-// One step of batch h with scratch_bytes of scratch; returns the number of chunks run.
+// One step of batch h with scratch_bytes of scratch; returns the number of chunks run, and the
+// configuration of the body that ran (its template arguments) in `ran` when given.
 template <class T>
 int emulated_simulate(const sim::BatchArrays<T>& h, const sim::StepParams<T>& p, T dt, int steps,
-                      std::size_t scratch_bytes) {
+                      std::size_t scratch_bytes, cuda::detail::SimConfiguration* ran = nullptr) {
   namespace cu = obliq::cuda::detail;
   HostMemory<T> mem;
   int chunks = 0;
   cu::with_configuration(cu::sim_configuration(h, p), [&]<cu::SimSystems K, sim::Integrator I, bool Frictional>() {
+    if (ran != nullptr) *ran = cu::SimConfiguration{K, I, Frictional};
     cu::run_simulation(h, p, scratch_bytes, mem,
                        [&](const sim::BatchArrays<T>& d, std::size_t s0, std::size_t n, T* scratch, std::size_t ws) {
                          ++chunks;

@@ -39,14 +39,17 @@ std::string configuration_name(const cu::SimConfiguration& k) {
 }
 
 // One step(dt, steps) of `sim` as the cuda backend does it (the body of the batch's
-// configuration), with scratch for `per_chunk` scenarios; the configuration lands in `ran` when given.
+// configuration), with scratch for `per_chunk` scenarios; the configuration of the body that ran
+// lands in `ran` when given.
 template <class T>
 int emulated_step(Simulator<T>& sim, T dt, int steps, std::size_t per_chunk, std::set<std::string>* ran = nullptr) {
   const auto h = sim.arrays(obliq::HostArray<const T>{sim.u.data(), sim.nv(), 1});
   const auto p = sim.step_params();
   const std::size_t ws = cu::sim_scratch(h, p, cu::any_friction(h));
-  if (ran != nullptr) ran->insert(configuration_name(cu::sim_configuration(h, p)));
-  return obliq::emulation::emulated_simulate(h, p, dt, steps, per_chunk * ws * sizeof(T));
+  cu::SimConfiguration body{};
+  const int chunks = obliq::emulation::emulated_simulate(h, p, dt, steps, per_chunk * ws * sizeof(T), &body);
+  if (ran != nullptr) ran->insert(configuration_name(body));
+  return chunks;
 }
 
 template <class T, class U> bool same_bits(const U& a, const U& b) {
@@ -127,6 +130,24 @@ template <class T> void raw_scenes_match() {
 
 TEST(SimulatorGlue, RawSystemsMatchTheCpuSimulatorDouble) { raw_scenes_match<double>(); }
 TEST(SimulatorGlue, RawSystemsMatchTheCpuSimulatorFloat) { raw_scenes_match<float>(); }
+
+// with_configuration turns each of the 8 configurations into the same values as template
+// arguments (the kernel the device launch picks, and the body the other tests run).
+TEST(SimulatorGlue, EachConfigurationPicksItsOwnKernel) {
+  int seen = 0;
+  for (cu::SimSystems systems : {cu::SimSystems::model, cu::SimSystems::raw})
+    for (Integrator integrator : {Integrator::moreau_jean, Integrator::event_driven})
+      for (bool frictional : {false, true}) {
+        const cu::SimConfiguration k{systems, integrator, frictional};
+        cu::SimConfiguration picked{};
+        cu::with_configuration(k, [&]<cu::SimSystems K, Integrator I, bool Frictional>() {
+          picked = cu::SimConfiguration{K, I, Frictional};
+          ++seen;
+        });
+        EXPECT_TRUE(picked == k) << configuration_name(k) << " picked " << configuration_name(picked);
+      }
+  EXPECT_EQ(seen, 8);
+}
 
 // Friction on some scenarios, every mu exactly 0 on the others (one of them -0): the frictional
 // kernel, in which those others take the frictionless step as they do on the cpu.
