@@ -126,15 +126,34 @@ if [ "$mode" != prebuilt ]; then
   grep -q "obliq: CUDA backend ON" "$LOGS/configure.log" || { note "FAIL: nvcc not found: no CUDA backend"; exit 1; }
   grep -q '^CMAKE_CUDA_ARCHITECTURES:[A-Z]*=90$' "$BUILD/CMakeCache.txt" ||
     { note "FAIL: $BUILD is not configured for sm_90: $(grep '^CMAKE_CUDA_ARCHITECTURES' "$BUILD/CMakeCache.txt")"; exit 1; }
-  # The Simulator's two kernel files first, one at a time: at sm_90 -O3 ptxas takes about 18-20 GB
-  # of memory and 10-15 min of CPU for each (2026-12-07: the two at once were killed by the OOM
-  # killer on a 23 GB machine, and a cold build ran past a 1 h limit), then the rest with $JOBS.
+  # The Simulator's kernel files first (cuda/sim_kernels/: one per configuration and scalar
+  # type, 16), as many at once as MemAvailable allows, then the rest with $JOBS. At sm_90 -O3
+  # (2026-12-07, per file: docs/cuda.md "Registers, stack and spills at sm_90") the Moreau-Jean
+  # files' ptxas takes up to 8.7 GB and 9.3 min of CPU: 10 GB each; the event-driven model files'
+  # (frictional or not) ran out of a 14 GB cap after 13-16 min of CPU, so the event-driven files
+  # get 21 GB each (what the single kernel of before the split took) and a step of their own, 4 h.
   mem_gb=$(awk '/^MemAvailable:/ {printf "%d", $2 / 1048576}' /proc/meminfo 2>/dev/null)
+  jobs_for() {  # jobs_for GB_EACH: how many at once, 1 to $JOBS
+    local j=$(( ${mem_gb:-$1} / $1 ))
+    [ "$j" -gt "$JOBS" ] && j=$JOBS
+    [ "$j" -lt 1 ] && j=1
+    echo "$j"
+  }
   [ -n "$mem_gb" ] && [ "$mem_gb" -lt 21 ] &&
-    note "warning: ${mem_gb} GB of memory available; ptxas needs about 20 GB for each Simulator kernel file"
-  step build-sim 7200 cmake --build "$BUILD" -j 1 --target cuda/CMakeFiles/obliq_cuda.dir/sim_kernels_double.cu.o \
-    cuda/CMakeFiles/obliq_cuda.dir/sim_kernels_float.cu.o \
-    || { grep -E "error|FAILED|Killed" "$LOGS/build-sim.log" | awk 'NR <= 40'; exit 1; }
+    note "warning: ${mem_gb} GB of memory available; ptxas may need about 20 GB for an event-driven Simulator kernel file"
+  sim_objects() {  # sim_objects INTEGRATOR: the object files of that integrator's kernels
+    local src
+    for src in "$ROOT"/cuda/sim_kernels/*_"$1"_*.cu; do
+      echo "cuda/CMakeFiles/obliq_cuda.dir/sim_kernels/$(basename "$src").o"
+    done
+  }
+  mapfile -t mj_objects < <(sim_objects moreau_jean)
+  mapfile -t ed_objects < <(sim_objects event_driven)
+  note "the Simulator's kernel files: ${#mj_objects[@]} Moreau-Jean, $(jobs_for 10) at a time; ${#ed_objects[@]} event-driven, $(jobs_for 21) at a time"
+  step build-sim-mj 7200 cmake --build "$BUILD" -j "$(jobs_for 10)" --target "${mj_objects[@]}" \
+    || { grep -E "error|FAILED|Killed" "$LOGS/build-sim-mj.log" | awk 'NR <= 40'; exit 1; }
+  step build-sim-ed 14400 cmake --build "$BUILD" -j "$(jobs_for 21)" --target "${ed_objects[@]}" \
+    || { grep -E "error|FAILED|Killed|fatal" "$LOGS/build-sim-ed.log" | awk 'NR <= 40'; exit 1; }
   step build 7200 cmake --build "$BUILD" --target obliq_cuda_tests obliq_gpu_bench obliq_gpu_sim_bench -j "$JOBS" \
     || { grep -E "error|FAILED|Killed" "$LOGS/build.log" | awk 'NR <= 40'; exit 1; }
   TESTS=$BUILD/tests/cuda/obliq_cuda_tests
@@ -142,7 +161,7 @@ if [ "$mode" != prebuilt ]; then
   SIMB=$BUILD/cuda/obliq_gpu_sim_bench
   # Registers, stack and spills of every kernel at sm_90 (ptxas -v, from the build log; a ccache
   # hit replays them). A rebuild that compiled no CUDA file has none: the last table is kept.
-  cat "$LOGS/build-sim.log" "$LOGS/build.log" >"$LOGS/build-all.log"
+  cat "$LOGS/build-sim-mj.log" "$LOGS/build-sim-ed.log" "$LOGS/build.log" >"$LOGS/build-all.log"
   if python3 "$ROOT/bench/ptxas_resources.py" "$LOGS/build-all.log" --all >"$LOGS/ptxas.new" 2>&1; then
     mv "$LOGS/ptxas.new" "$BUILD/ptxas.txt"
   fi

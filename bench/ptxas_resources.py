@@ -26,9 +26,33 @@ def demangle(names):
     return dict(zip(names, out)) if len(out) == len(names) else {n: n for n in names}
 
 
+# Enumerators of the kernels' template arguments, which c++filt prints as casts ("(obliq::sim::
+# Integrator)0"): the Simulator's kernels (cuda/sim_body.hpp).
+ENUMERATORS = {"SimSystems": ["model", "raw"], "Integrator": ["moreau_jean", "event_driven"]}
+
+
+def strip_parameters(name):
+    """name without its trailing parameter list (the last balanced parenthesised group)."""
+    if not name.endswith(")"):
+        return name
+    depth = 0
+    for i in range(len(name) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(name[i], 0)
+        if depth == 0:
+            return name[:i]
+    return name
+
+
+def enumerator(m):
+    names = ENUMERATORS.get(m.group(1))
+    value = int(m.group(2))
+    return names[value] if names and value < len(names) else f"{m.group(1)}({value})"
+
+
 def shorten(name):
     name = name.replace("(anonymous namespace)::", "")
-    name = re.sub(r"\(.*\)$", "", name)  # parameters
+    name = strip_parameters(name)
+    name = re.sub(r"\((?:[\w:]+::)?(\w+)\)(\d+)", enumerator, name)
     name = re.sub(r"^void ", "", name)
     name = name.replace("obliq::cuda::", "").replace("obliq::", "").replace("CUB_300001_SM_900::", "")
     return name if len(name) <= 70 else name[:67] + "..."

@@ -1,7 +1,15 @@
-// cuda/sim_body.hpp: what one thread of the Simulator's kernel does (cuda/sim_kernels.cuh launches
-// it; tests/cuda_emulation runs the same body in a host loop): scenario s0 + i of the batch
-// advanced by `steps` steps with the per-scenario steppers of include/obliq/sim, through the
-// same views and the same advance() as the cpu Simulator (include/obliq/sim/batch_views.hpp).
+// cuda/sim_body.hpp: what one thread of the Simulator's kernels does (cuda/sim_kernels.cuh
+// launches it; tests/cuda_emulation runs the same body in a host loop): scenario s0 + i of the
+// batch advanced by `steps` steps with the per-scenario steppers of include/obliq/sim, through the
+// same views and the same advance_with() as the cpu Simulator (include/obliq/sim/batch_views.hpp).
+//
+// One body per configuration of a batch (SimConfiguration: model or raw systems, the
+// integrator, friction or none), each its own kernel (cuda/sim_kernels/*.cu), so that a kernel
+// holds only the code its configuration runs and ptxas allocates registers and stack for that
+// alone (docs/cuda.md "Registers, stack and spills at sm_90"). Without friction the controls
+// are passed without mu: every mu of such a batch is exactly 0, so the steppers take their
+// frictionless branch either way (sim::frictional), and with mu's pointer a constant null the
+// compiler drops the frictional code.
 //
 // Scratch is contiguous per scenario (arena stride 1): the model layer carves its per-state data
 // (model::data_view) out of one stride-1 block, so an interleaved arena would need a strided
@@ -16,22 +24,34 @@
 
 namespace obliq::cuda::detail {
 
-template <class T>
+// The systems of a batch: one model with a gravity per scenario, or raw linear systems.
+enum class SimSystems : int { model = 0, raw = 1 };
+
+// What a batch's step runs, known on the host before any launch: one kernel per value.
+struct SimConfiguration {
+  SimSystems systems = SimSystems::model;
+  sim::Integrator integrator = sim::Integrator::moreau_jean;
+  bool frictional = false;  // some mu != 0 (else every mu is exactly 0, or there are none)
+  friend bool operator==(const SimConfiguration&, const SimConfiguration&) = default;
+};
+
+template <class T, SimSystems K, sim::Integrator I, bool Frictional>
 OBLIQ_HD void sim_step_body(const sim::BatchArrays<T>& b, const sim::StepParams<T>& p, T dt, int steps, std::size_t s0,
                             std::size_t chunk, std::size_t i, T* scratch, std::size_t ws) {
   if (i >= chunk) return;
   const std::size_t s = s0 + i;
   Arena<T> arena = arena_at(scratch, i, chunk, ws, false);
-  const sim::ControlView<T> c = sim::controls_at(b.controls, s);
+  sim::ControlView<T> c = sim::controls_at(b.controls, s);
+  if constexpr (!Frictional) c.mu = {};
   const sim::StateView<T> st = sim::state_at(b.state, s);
-  if (b.is_model)
-    sim::advance(sim::model_system_at(b.model, b.gravity, s), p, c, dt, steps, st, arena);
+  if constexpr (K == SimSystems::model)
+    sim::advance_with<I>(sim::model_system_at(b.model, b.gravity, s), p, c, dt, steps, st, arena);
   else
-    sim::advance(sim::linear_system_at(b.raw, s), p, c, dt, steps, st, arena);
+    sim::advance_with<I>(sim::linear_system_at(b.raw, s), p, c, dt, steps, st, arena);
 }
 
-// Scratch elements of one scenario: the larger of the frictionless and (when some mu is not 0)
-// the frictional step's workspace, so that one chunk size serves every scenario.
+// Scratch elements of one scenario: the frictionless step's workspace, or (frictional) the larger
+// of it and the frictional step's, so that one chunk size serves every scenario.
 template <class T> std::size_t sim_scratch(const sim::BatchArrays<T>& b, const sim::StepParams<T>& p, bool frictional) {
   auto ws = [&](const auto& sys) {
     const std::size_t plain = sim::step_workspace(sys, p, 0);

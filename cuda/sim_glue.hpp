@@ -1,8 +1,9 @@
 // cuda/sim_glue.hpp: the Simulator's step on the cuda backend as a sequence over a memory
 // object: mirror the batch (the model as two flat arrays, the raw systems, state, controls) into
 // the memory, cut it into chunks whose scratch fits, run the kernel body over each chunk, copy
-// the state back. cuda/sim_kernels.cuh runs it with device memory and a kernel launch per chunk;
-// tests/cuda_emulation with host vectors and a host loop over the body (cuda/sim_body.hpp).
+// the state back. cuda/sim_kernels.cuh runs it with device memory and a kernel launch per chunk
+// (the kernel of the batch's configuration, chosen in cuda/sim_dispatch.cpp); tests/cuda_emulation
+// with host vectors and a host loop over the body (cuda/sim_body.hpp).
 //
 // Mem: U* up(const U* host, std::size_t n)   a copy of n elements in that memory
 //      void down(U* host, const U* copy, std::size_t n)
@@ -27,6 +28,27 @@ template <class T> bool any_friction(const sim::BatchArrays<T>& h) {
   for (std::size_t k = 0; k < h.count * std::size_t(h.controls.m_u); ++k)
     if (!(h.controls.mu[k] == T(0))) return true;
   return false;
+}
+
+// The batch's configuration: which of the Simulator's kernels steps it.
+template <class T> SimConfiguration sim_configuration(const sim::BatchArrays<T>& h, const sim::StepParams<T>& p) {
+  return {h.is_model ? SimSystems::model : SimSystems::raw, p.integrator, any_friction(h)};
+}
+
+// f.template operator()<K, I, Frictional>() with configuration k as the template arguments: the
+// one place where a batch's configuration becomes a kernel (the device launch and the emulation
+// tests both go through it).
+template <class F> void with_configuration(const SimConfiguration& k, F&& f) {
+  using I = sim::Integrator;
+  constexpr SimSystems model = SimSystems::model, raw = SimSystems::raw;
+  const bool mj = k.integrator == I::moreau_jean, fr = k.frictional;
+  if (k.systems == model) {
+    if (mj) fr ? f.template operator()<model, I::moreau_jean, true>() : f.template operator()<model, I::moreau_jean, false>();
+    else fr ? f.template operator()<model, I::event_driven, true>() : f.template operator()<model, I::event_driven, false>();
+  } else {
+    if (mj) fr ? f.template operator()<raw, I::moreau_jean, true>() : f.template operator()<raw, I::moreau_jean, false>();
+    else fr ? f.template operator()<raw, I::event_driven, true>() : f.template operator()<raw, I::event_driven, false>();
+  }
 }
 
 // The batch's arrays copied into `mem` (the torques gathered into count x nv).

@@ -1,12 +1,15 @@
 // cuda/sim_kernels.cuh: the Simulator's step on the device (SimOptions::backend = cuda), one
-// thread per scenario; instantiated once per scalar type in sim_kernels_double.cu and
-// sim_kernels_float.cu (two files, so that a parallel build compiles and assembles them at once:
-// each takes minutes). The kernel is a one-line wrapper around cuda/sim_body.hpp (the same
-// advance() as the cpu Simulator); the call sequence (copies, chunks, copy back) is
-// cuda/sim_glue.hpp's, run here with device memory (cuda/device_memory.hpp). Both are emulated on the host in CI
+// thread per scenario, one kernel per configuration of a batch (model or raw systems,
+// Moreau-Jean or event-driven, frictional or not: cuda/sim_body.hpp), each instantiated for one
+// scalar type in its own file of cuda/sim_kernels/ (so that ptxas sees one configuration's code
+// at a time and a parallel build assembles several at once). The kernel is a one-line wrapper
+// around sim_step_body (the same advance_with() as the cpu Simulator); the call sequence
+// (copies, chunks, copy back) is cuda/sim_glue.hpp's, run here with device memory
+// (cuda/device_memory.hpp). Both are emulated on the host in CI
 // (tests/cuda_emulation/simulator_glue_test.cpp).
 #pragma once
 
+#include <stdexcept>
 #include <vector>
 
 #include "common.cuh"
@@ -16,22 +19,26 @@
 
 namespace obliq::cuda::detail {
 
-template <class T>
+template <class T, SimSystems K, sim::Integrator I, bool Frictional>
 __global__ void sim_step_kernel(sim::BatchArrays<T> b, sim::StepParams<T> p, T dt, int steps, std::size_t s0,
                                 std::size_t chunk, T* scratch, std::size_t ws) {
-  sim_step_body(b, p, dt, steps, s0, chunk, std::size_t(blockIdx.x) * blockDim.x + threadIdx.x, scratch, ws);
+  sim_step_body<T, K, I, Frictional>(b, p, dt, steps, s0, chunk, std::size_t(blockIdx.x) * blockDim.x + threadIdx.x,
+                                     scratch, ws);
 }
 
-template <class T>
-void simulate(const sim::BatchArrays<T>& h, const sim::StepParams<T>& p, T dt, int steps, std::size_t scratch_bytes) {
+template <class T, SimSystems K, sim::Integrator I, bool Frictional>
+void simulate_configuration(const sim::BatchArrays<T>& h, const sim::StepParams<T>& p, T dt, int steps,
+                            std::size_t scratch_bytes) {
+  if (!(sim_configuration(h, p) == SimConfiguration{K, I, Frictional}))
+    throw std::logic_error("backend cuda: the Simulator's kernel is not the batch's configuration");
   if (scratch_bytes == 0) scratch_bytes = default_scratch_bytes();
   cudaFuncAttributes attributes{};
-  OBLIQ_CUDA_CHECK(cudaFuncGetAttributes(&attributes, sim_step_kernel<T>));
+  OBLIQ_CUDA_CHECK(cudaFuncGetAttributes(&attributes, sim_step_kernel<T, K, I, Frictional>));
   const int block = std::min(64, attributes.maxThreadsPerBlock);
   DeviceMemory<T> mem;
   run_simulation(h, p, scratch_bytes, mem,
                  [&](const sim::BatchArrays<T>& d, std::size_t s0, std::size_t n, T* scratch, std::size_t ws) {
-                   sim_step_kernel<T><<<blocks_for(n, block), block>>>(d, p, dt, steps, s0, n, scratch, ws);
+                   sim_step_kernel<T, K, I, Frictional><<<blocks_for(n, block), block>>>(d, p, dt, steps, s0, n, scratch, ws);
                    OBLIQ_CUDA_CHECK(cudaGetLastError());
                  });
   OBLIQ_CUDA_CHECK(cudaDeviceSynchronize());

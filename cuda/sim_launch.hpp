@@ -1,5 +1,7 @@
-// cuda/sim_launch.hpp: the Simulator's step on the device (cuda/sim_kernels.cuh), as the backend
-// table (cuda/backend_table.cpp, host compiler) sees it. No CUDA headers.
+// cuda/sim_launch.hpp: the Simulator's step on the device, as the backend table
+// (cuda/backend_table.cpp, host compiler) sees it: simulate (cuda/sim_dispatch.cpp) picks the
+// batch's configuration and calls simulate_configuration, which each file of cuda/sim_kernels/
+// instantiates for one configuration and scalar type (cuda/sim_kernels.cuh). No CUDA headers.
 #pragma once
 
 #include <cstddef>
@@ -7,13 +9,22 @@
 namespace obliq::sim {
 template <class T> struct BatchArrays;
 template <class T> struct StepParams;
+enum class Integrator : int;
 }  // namespace obliq::sim
 
 namespace obliq::cuda::detail {
+
+enum class SimSystems : int;  // cuda/sim_body.hpp
 
 // Host arrays in (the Simulator's own buffers), the state copied back; scratch_bytes 0: 256 MiB
 // (at most half the free device memory).
 template <class T>
 void simulate(const sim::BatchArrays<T>& b, const sim::StepParams<T>& p, T dt, int steps, std::size_t scratch_bytes);
+
+// The same with the kernel of configuration (K, I, Frictional), which must be the batch's
+// (sim_configuration, cuda/sim_glue.hpp; std::logic_error otherwise).
+template <class T, SimSystems K, sim::Integrator I, bool Frictional>
+void simulate_configuration(const sim::BatchArrays<T>& b, const sim::StepParams<T>& p, T dt, int steps,
+                            std::size_t scratch_bytes);
 
 }  // namespace obliq::cuda::detail

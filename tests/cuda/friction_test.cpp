@@ -92,7 +92,9 @@ template <class T, class Result> void matches_the_cpu() {
         expect_close<T>(out[k], cpu, what);
         EXPECT_EQ(info[k].method, ci.method) << what;
         expect_close<T>(info[k].lambda_t, ci.lambda_t, what + ": lambda_t");
-        if constexpr (dynamics) EXPECT_EQ(info[k].sliding, ci.sliding) << what;
+        if constexpr (dynamics) {
+          EXPECT_EQ(info[k].sliding, ci.sliding) << what;
+        }
       }
     }
   }

@@ -1,8 +1,9 @@
 // tests/cuda_emulation/simulator_glue_test.cpp: the cuda backend's Simulator step emulated on the
 // host: cuda/sim_glue.hpp's sequence (the model flattened and copied, raw systems, state and
 // controls copied, chunks cut by scratch size, the state copied back) with host vectors as the
-// memory and a host loop over the kernel body (cuda/sim_body.hpp) per chunk, scenarios in
-// reverse order, scratch filled with NaN. It must reproduce the cpu Simulator bit for bit:
+// memory and a host loop over the body of the batch's configuration (cuda/sim_body.hpp, one
+// kernel per configuration; sim_emulation.hpp) per chunk, scenarios in reverse order, scratch
+// filled with NaN. It must reproduce the cpu Simulator bit for bit:
 // both run the same advance() on the same data with the same arena sizes per call... except
 // that the emulated arena is the chunk's (largest) workspace, which only ever changes whether
 // an overflow happens, never a value.
@@ -12,12 +13,14 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "obliq/sim/batch_views.hpp"
 #include "obliq/simulator.hpp"
 #include "host_memory.hpp"
+#include "sim_emulation.hpp"
 #include "sim_glue.hpp"
 #include "support/sim_scenes.hpp"
 
@@ -30,18 +33,22 @@ using obliq::sim::Integrator;
 namespace cu = obliq::cuda::detail;
 using obliq::emulation::HostMemory;
 
-// One step(dt, steps) of `sim` as the cuda backend does it, with scratch for `per_chunk` scenarios.
-template <class T> int emulated_step(Simulator<T>& sim, T dt, int steps, std::size_t per_chunk) {
+std::string configuration_name(const cu::SimConfiguration& k) {
+  return std::string(k.systems == cu::SimSystems::model ? "model " : "raw ") + obliq::sim::integrator_name(k.integrator) +
+         (k.frictional ? " frictional" : " frictionless");
+}
+
+// One step(dt, steps) of `sim` as the cuda backend does it (the body of the batch's
+// configuration), with scratch for `per_chunk` scenarios; the configuration of the body that ran
+// lands in `ran` when given.
+template <class T>
+int emulated_step(Simulator<T>& sim, T dt, int steps, std::size_t per_chunk, std::set<std::string>* ran = nullptr) {
   const auto h = sim.arrays(obliq::HostArray<const T>{sim.u.data(), sim.nv(), 1});
   const auto p = sim.step_params();
   const std::size_t ws = cu::sim_scratch(h, p, cu::any_friction(h));
-  HostMemory<T> mem;
-  int chunks = 0;
-  cu::run_simulation(h, p, per_chunk * ws * sizeof(T), mem,
-                     [&](const obliq::sim::BatchArrays<T>& d, std::size_t s0, std::size_t n, T* scratch, std::size_t w) {
-                       ++chunks;
-                       for (std::size_t i = n; i-- > 0;) cu::sim_step_body(d, p, dt, steps, s0, n, i, scratch, w);
-                     });
+  cu::SimConfiguration body{};
+  const int chunks = obliq::emulation::emulated_simulate(h, p, dt, steps, per_chunk * ws * sizeof(T), &body);
+  if (ran != nullptr) ran->insert(configuration_name(body));
   return chunks;
 }
 
@@ -77,7 +84,9 @@ SimOptions one_thread(const Case& c) {
 }
 
 // 5 scenarios in 3 chunks (2 + 2 + 1), three step() calls of several steps each.
+// Every configuration of model systems runs its own body (each of the 4 kernels checked here).
 template <class T> void model_scenes_match() {
+  std::set<std::string> ran;
   for (const char* name : {"ball", "cradle", "biped5", "quadruped", "hopper"}) {
     const obliq::model::Model m = obliq::test::scene_model(name);
     for (const Case& c : kCases) {
@@ -89,33 +98,74 @@ template <class T> void model_scenes_match() {
       const int steps = md ? 10 : 4;
       for (int call = 0; call < 3; ++call) {
         cpu.step(dt, steps);
-        EXPECT_EQ(emulated_step(emu, dt, steps, 2), 3);
+        EXPECT_EQ(emulated_step(emu, dt, steps, 2, &ran), 3);
       }
       const std::string what = std::string(name) + " " + obliq::sim::integrator_name(c.integrator) + " " + c.friction;
       EXPECT_GT(expect_same_state(cpu, emu, what), 0) << what << ": nothing landed, the comparison shows little";
     }
   }
+  EXPECT_EQ(ran, (std::set<std::string>{"model moreau frictional", "model moreau frictionless", "model event frictional",
+                                        "model event frictionless"}));
 }
 
 TEST(SimulatorGlue, ModelScenesMatchTheCpuSimulatorDouble) { model_scenes_match<double>(); }
 TEST(SimulatorGlue, ModelScenesMatchTheCpuSimulatorFloat) { model_scenes_match<float>(); }
 
 template <class T> void raw_scenes_match() {
+  std::set<std::string> ran;
   for (const Case& c : kCases) {
     const bool friction = std::string(c.friction) != "none";
     const SimOptions o = one_thread(c);
     Simulator<T> cpu = obliq::test::raw_bars<T>(7, o, friction), emu = obliq::test::raw_bars<T>(7, o, friction);
     for (int call = 0; call < 4; ++call) {
       cpu.step(T(5e-3), 6);
-      EXPECT_EQ(emulated_step(emu, T(5e-3), 6, 3), 3);
+      EXPECT_EQ(emulated_step(emu, T(5e-3), 6, 3, &ran), 3);
     }
     const std::string what = std::string("raw bar ") + obliq::sim::integrator_name(c.integrator) + " " + c.friction;
     EXPECT_GT(expect_same_state(cpu, emu, what), 0) << what;
   }
+  EXPECT_EQ(ran, (std::set<std::string>{"raw moreau frictional", "raw moreau frictionless", "raw event frictional",
+                                        "raw event frictionless"}));
 }
 
 TEST(SimulatorGlue, RawSystemsMatchTheCpuSimulatorDouble) { raw_scenes_match<double>(); }
 TEST(SimulatorGlue, RawSystemsMatchTheCpuSimulatorFloat) { raw_scenes_match<float>(); }
+
+// with_configuration turns each of the 8 configurations into the same values as template
+// arguments (the kernel the device launch picks, and the body the other tests run).
+TEST(SimulatorGlue, EachConfigurationPicksItsOwnKernel) {
+  int seen = 0;
+  for (cu::SimSystems systems : {cu::SimSystems::model, cu::SimSystems::raw})
+    for (Integrator integrator : {Integrator::moreau_jean, Integrator::event_driven})
+      for (bool frictional : {false, true}) {
+        const cu::SimConfiguration k{systems, integrator, frictional};
+        cu::SimConfiguration picked{};
+        cu::with_configuration(k, [&]<cu::SimSystems K, Integrator I, bool Frictional>() {
+          picked = cu::SimConfiguration{K, I, Frictional};
+          ++seen;
+        });
+        EXPECT_TRUE(picked == k) << configuration_name(k) << " picked " << configuration_name(picked);
+      }
+  EXPECT_EQ(seen, 8);
+}
+
+// Friction on some scenarios, every mu exactly 0 on the others (one of them -0): the frictional
+// kernel, in which those others take the frictionless step as they do on the cpu.
+TEST(SimulatorGlue, MixedFrictionBatchRunsTheFrictionalKernel) {
+  const obliq::model::Model m = obliq::test::scene_model("quadruped");
+  SimOptions o;
+  o.threads = 1;
+  Simulator<double> cpu = obliq::test::dropped<double>(m, 4, o, true), emu = obliq::test::dropped<double>(m, 4, o, true);
+  for (std::size_t s : {1, 3})
+    for (int i = 0; i < cpu.m_u(); ++i) cpu.mu(s, i) = emu.mu(s, i) = (s == 3 && i == 0) ? -0.0 : 0.0;
+  std::set<std::string> ran;
+  for (int call = 0; call < 3; ++call) {
+    cpu.step(2e-3, 10);
+    EXPECT_EQ(emulated_step(emu, 2e-3, 10, 2, &ran), 2);
+  }
+  EXPECT_EQ(ran, std::set<std::string>{"model moreau frictional"});
+  EXPECT_GT(expect_same_state(cpu, emu, "quadruped, friction on scenarios 0 and 2"), 0);
+}
 
 // A copy of the model through flatten / flat_view reads the same numbers as the model itself.
 TEST(SimulatorGlue, FlatModelViewReadsTheModel) {
@@ -153,10 +203,13 @@ TEST(SimulatorGlue, SharedTorquesAreGathered) {
   const auto h = emu.arrays(shared);
   const auto p = emu.step_params();
   HostMemory<double> mem;
+  ASSERT_TRUE((cu::sim_configuration(h, p) == cu::SimConfiguration{cu::SimSystems::model, Integrator::moreau_jean, true}));
   cu::run_simulation(h, p, std::size_t(1) << 24, mem,
                      [&](const obliq::sim::BatchArrays<double>& d, std::size_t s0, std::size_t n, double* scratch,
                          std::size_t w) {
-                       for (std::size_t i = 0; i < n; ++i) cu::sim_step_body(d, p, 2e-3, 20, s0, n, i, scratch, w);
+                       for (std::size_t i = 0; i < n; ++i)
+                         cu::sim_step_body<double, cu::SimSystems::model, Integrator::moreau_jean, true>(d, p, 2e-3, 20, s0,
+                                                                                                     n, i, scratch, w);
                      });
   EXPECT_GT(expect_same_state(cpu, emu, "biped5 shared torques"), 0);
   for (std::size_t s = 0; s < 4; ++s) EXPECT_EQ(emu.status[s], Status::ok);

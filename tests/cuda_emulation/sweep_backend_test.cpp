@@ -30,6 +30,7 @@
 #include "host_glue.hpp"
 #include "host_memory.hpp"
 #include "obliq/sweep.hpp"
+#include "sim_emulation.hpp"
 #include "sim_glue.hpp"
 #include "support/friction_batch.hpp"
 #include "sweep/samples.hpp"
@@ -84,11 +85,7 @@ template <class T>
 void simulate(const obliq::sim::BatchArrays<T>& h, const obliq::sim::StepParams<T>& p, T dt, int steps, std::size_t) {
   ++g_sim_calls;
   const std::size_t ws = cu::sim_scratch(h, p, cu::any_friction(h));
-  obliq::emulation::HostMemory<T> mem;
-  cu::run_simulation(h, p, 5 * ws * sizeof(T), mem,
-                     [&](const obliq::sim::BatchArrays<T>& d, std::size_t s0, std::size_t n, T* scratch, std::size_t w) {
-                       for (std::size_t i = n; i-- > 0;) cu::sim_step_body(d, p, dt, steps, s0, n, i, scratch, w);
-                     });
+  obliq::emulation::emulated_simulate(h, p, dt, steps, 5 * ws * sizeof(T));
 }
 
 const obliq::cpu::CudaBackend kEmulated{obliq::cpu::kCudaBackendAbi,

@@ -116,17 +116,29 @@ template <class T, class System> OBLIQ_HD std::size_t step_workspace(const Syste
              : event_driven_workspace<T>(sys.nq(), sys.nv(), sys.m_b(), sys.m_u(), sys.workspace(), dim, p.facets);
 }
 
-// `steps` steps of length dt (Moreau-Jean) or advances to t + dt (event-driven) of one scenario;
-// stops at the first status that is not ok.
-template <class T, class System>
-OBLIQ_HD void advance(const System& sys, const StepParams<T>& p, const ControlView<T>& c, T dt, int steps,
-                      const StateView<T>& st, Arena<T>& arena) {
+// `steps` steps of length dt (Moreau-Jean) or advances to t + dt (event-driven) of one scenario
+// with integrator I; stops at the first status that is not ok. The cuda backend's kernels call
+// this with the batch's integrator as a template argument (one kernel per integrator,
+// cuda/sim_body.hpp), so that a kernel holds only the stepper it runs.
+template <Integrator I, class T, class System>
+OBLIQ_HD void advance_with(const System& sys, const StepParams<T>& p, const ControlView<T>& c, T dt, int steps,
+                           const StateView<T>& st, Arena<T>& arena) {
   for (int k = 0; k < steps && *st.status == Status::ok; ++k) {
-    if (p.integrator == Integrator::moreau_jean)
+    if constexpr (I == Integrator::moreau_jean)
       moreau_jean_step(sys, p, c, dt, st, arena);
     else
       event_driven_advance(sys, p, c, dt, st, arena);
   }
+}
+
+// The same with p.integrator (the cpu Simulator's call).
+template <class T, class System>
+OBLIQ_HD void advance(const System& sys, const StepParams<T>& p, const ControlView<T>& c, T dt, int steps,
+                      const StateView<T>& st, Arena<T>& arena) {
+  if (p.integrator == Integrator::moreau_jean)
+    advance_with<Integrator::moreau_jean>(sys, p, c, dt, steps, st, arena);
+  else
+    advance_with<Integrator::event_driven>(sys, p, c, dt, steps, st, arena);
 }
 
 }  // namespace obliq::sim

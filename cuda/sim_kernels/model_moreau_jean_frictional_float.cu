@@ -1,0 +1,10 @@
+// cuda/sim_kernels/model_moreau_jean_frictional_float.cu: the Simulator's kernel for model systems,
+// Moreau-Jean, frictional, in float (cuda/sim_kernels.cuh; one configuration per file).
+#include "sim_kernels.cuh"
+
+namespace obliq::cuda::detail {
+
+template void simulate_configuration<float, SimSystems::model, sim::Integrator::moreau_jean, true>(
+    const sim::BatchArrays<float>&, const sim::StepParams<float>&, float, int, std::size_t);
+
+}  // namespace obliq::cuda::detail

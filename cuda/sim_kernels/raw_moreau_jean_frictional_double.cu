@@ -1,0 +1,10 @@
+// cuda/sim_kernels/raw_moreau_jean_frictional_double.cu: the Simulator's kernel for raw systems,
+// Moreau-Jean, frictional, in double (cuda/sim_kernels.cuh; one configuration per file).
+#include "sim_kernels.cuh"
+
+namespace obliq::cuda::detail {
+
+template void simulate_configuration<double, SimSystems::raw, sim::Integrator::moreau_jean, true>(
+    const sim::BatchArrays<double>&, const sim::StepParams<double>&, double, int, std::size_t);
+
+}  // namespace obliq::cuda::detail

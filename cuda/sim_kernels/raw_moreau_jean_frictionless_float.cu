@@ -1,0 +1,10 @@
+// cuda/sim_kernels/raw_moreau_jean_frictionless_float.cu: the Simulator's kernel for raw systems,
+// Moreau-Jean, frictionless, in float (cuda/sim_kernels.cuh; one configuration per file).
+#include "sim_kernels.cuh"
+
+namespace obliq::cuda::detail {
+
+template void simulate_configuration<float, SimSystems::raw, sim::Integrator::moreau_jean, false>(
+    const sim::BatchArrays<float>&, const sim::StepParams<float>&, float, int, std::size_t);
+
+}  // namespace obliq::cuda::detail
