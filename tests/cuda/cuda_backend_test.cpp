@@ -69,8 +69,11 @@ template <class T> void expect_impact_matches(const Batch<T>& in, const ImpactRe
   }
   EXPECT_GT(ok, in.count / 2) << "too few scenarios solved to compare";
   // The energy test is a threshold on an eigenvalue: in float a borderline case may flip.
-  if (std::is_same_v<T, double>) EXPECT_EQ(energy_mismatch, 0u);
-  else EXPECT_LE(energy_mismatch, in.count / 50 + 1);
+  if (std::is_same_v<T, double>) {
+    EXPECT_EQ(energy_mismatch, 0u);
+  } else {
+    EXPECT_LE(energy_mismatch, in.count / 50 + 1);
+  }
 }
 
 template <class T> void expect_dynamics_matches(const Batch<T>& in, const DynamicsResults<T>& got, double tol) {

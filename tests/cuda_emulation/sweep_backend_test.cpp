@@ -145,9 +145,10 @@ void expect_same_sweep(const Study& st, std::atomic<long>& calls, std::size_t ch
   for (auto it = cpu["outputs"].begin(); it != cpu["outputs"].end(); ++it) {
     const json& o = cuda["outputs"][it.key()];
     EXPECT_EQ(it.value()["count"], o["count"]) << it.key();
-    if (it.value().contains("mean"))
+    if (it.value().contains("mean")) {
       EXPECT_NEAR(it.value()["mean"].get<double>(), o["mean"].get<double>(), 1e-9 * (1 + std::abs(o["mean"].get<double>())))
           << it.key();
+    }
   }
   // Sample by sample.
   SampleTable a, b;
