@@ -24,12 +24,16 @@ import argparse
 import csv
 import json
 import time
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 import torch
 
 from obliq.envs import QuadrupedStandEnv, QuadrupedVelocityEnv
+from obliq.envs.solo12 import Solo12VelocityEnv
+
+SOLO12_URDF = Path(__file__).resolve().parents[2] / "models" / "solo12.urdf"
 
 TASKS = {
     # envs, steps per rollout, PPO settings, episode length for training and evaluation, per library
@@ -39,7 +43,13 @@ TASKS = {
     "velocity": dict(cls=QuadrupedVelocityEnv, episode=500, train_episode=1000, library="rsl_rl",
                      sb3=dict(envs=256, n_steps=48, batch=3072, epochs=5, lr=3e-4, net=[256, 128]),
                      rsl_rl=dict(envs=1024, n_steps=24, net=[128, 128, 128], init_std=0.5)),
+    # the velocity task on Solo-12 (models/solo12.urdf), same settings
+    "solo12-velocity": dict(cls=partial(Solo12VelocityEnv, urdf=SOLO12_URDF), episode=500, train_episode=1000,
+                            library="rsl_rl",
+                            sb3=dict(envs=256, n_steps=48, batch=3072, epochs=5, lr=3e-4, net=[256, 128]),
+                            rsl_rl=dict(envs=1024, n_steps=24, net=[128, 128, 128], init_std=0.5)),
 }
+VELOCITY_TASKS = ("velocity", "solo12-velocity")
 
 
 def evaluate(task, policy, episodes, seed, threads=1):
@@ -58,14 +68,14 @@ def evaluate(task, policy, episodes, seed, threads=1):
         a = rng.uniform(-1, 1, (episodes, env.nu)).astype(np.float32) if policy is None else policy(obs)
         obs, r, term, trunc, _ = env.step(a)
         ret += r * alive
-        if task == "velocity" and k >= spec["episode"] // 2:
+        if task in VELOCITY_TASKS and k >= spec["episode"] // 2:
             err_sum += env.tracking_error() * alive[:, None]
             err_n += alive
         held |= alive & trunc
         alive &= ~(term | trunc)
         if not alive.any():
             break
-    if task == "stand":
+    if task not in VELOCITY_TASKS:
         return float(ret.mean()), float(held.mean()), None
     err = err_sum / np.maximum(err_n, 1)[:, None]
     ok = held & (err[:, 0] <= 0.1) & (err[:, 1] <= 0.2)

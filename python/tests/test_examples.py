@@ -22,7 +22,7 @@ def test_example_runs(script, args):
     assert r.stdout.strip(), f"{script} printed nothing"
 
 
-@pytest.mark.parametrize("library, task", [("rsl_rl", "velocity"), ("sb3", "stand")])
+@pytest.mark.parametrize("library, task", [("rsl_rl", "velocity"), ("sb3", "stand"), ("rsl_rl", "solo12-velocity")])
 def test_train_ppo_smoke(library, task, tmp_path):
     """train_ppo.py end to end on a few copies for a few seconds: curve.csv, eval.json (the
     fields bench/ppo_report.py reads) and curve.png written. Skipped without the library."""

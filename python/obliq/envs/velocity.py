@@ -44,6 +44,7 @@ class QuadrupedVelocityEnv(QuadrupedEnv):
     obs_dim = 49
     action_scale = 0.5
     torque_weight = 1e-5
+    min_height = 0.2  # terminated below this trunk height (m)
 
     def __init__(self, num_envs, *, vx_range=(-0.5, 0.5), vy_range=(-0.25, 0.25), yaw_range=(-0.5, 0.5),
                  mu_range=(0.5, 1.0), restitution_range=(0.0, 0.0), max_episode_steps=1000, only_positive_rewards=True,
@@ -126,4 +127,4 @@ class QuadrupedVelocityEnv(QuadrupedEnv):
         return r * self.dt
 
     def _terminated(self):
-        return (self.sim.q[:, 2] < 0.2) | (-self._gravity()[:, 2] < 0.5)
+        return (self.sim.q[:, 2] < self.min_height) | (-self._gravity()[:, 2] < 0.5)
