@@ -1,5 +1,6 @@
-"""rsl_rl adapter: an obliq vector environment as an rsl_rl `VecEnv` (rsl-rl-lib 3.x-5.x: the
-observations a TensorDict of groups), the PPO that legged_gym and Isaac Lab train locomotion with.
+"""rsl_rl adapter: an obliq vector environment as an rsl_rl `VecEnv` (written and tested against
+rsl-rl-lib 5.5.1, whose observations are a TensorDict of groups), the PPO that legged_gym and
+Isaac Lab train locomotion with.
 
     from obliq.envs import QuadrupedVelocityEnv
     from obliq.envs.rsl_rl import RslRlVecEnv
@@ -13,8 +14,9 @@ that ended by the time limit (truncated, not terminated: PPO bootstraps their va
 environments autoreset on the next step; the adapter resets the copies that ended at once
 (SameStepAutoreset: the environment's masked reset, the same draws from the same generator, so a
 seed still gives one trajectory). The observation group is "policy" (rsl_rl's default for actor
-and critic). Tensors live on the CPU: observations, rewards and dones are torch views of the
-environment's numpy arrays' copies (no per-copy Python loop); actions come back through numpy.
+and critic). obliq steps on the CPU: the observations are wrapped with torch.from_numpy (no
+copy), the rewards and dones cast to float32 and int64 as whole arrays (no per-copy Python loop);
+all move only for another `device`; the actions come back through numpy.
 
 episode_length_buf is a torch view of the environment's own step counter (the one its truncation
 reads), so rsl_rl's init_at_random_ep_len (random initial episode lengths, which spreads the
