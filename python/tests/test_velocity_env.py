@@ -90,3 +90,22 @@ def test_gymnasium_ids():
 
 def test_env_checker_on_a_registered_single_env():
     check_env(gym.make("obliq/QuadrupedVelocity-v0").unwrapped, skip_render_check=True)
+
+
+def test_only_positive_rewards_clips_the_total_at_zero():
+    """legged_gym's only_positive_rewards: the same trajectory with and without the clip; the
+    clipped reward is max(raw, 0) exactly, and the run has rewards of both signs (random actions
+    on a standing robot: penalties above the tracking terms in some steps, not in others)."""
+    clipped, raw = QuadrupedVelocityEnv(16), QuadrupedVelocityEnv(16, only_positive_rewards=False)
+    clipped.reset(seed=4)
+    raw.reset(seed=4)
+    rng = np.random.default_rng(4)
+    r_clip, r_raw = [], []
+    for _ in range(10):
+        a = rng.uniform(-1, 1, (16, 12)).astype(np.float32)
+        r_clip.append(clipped.step(a)[1])
+        r_raw.append(raw.step(a)[1])
+        np.testing.assert_array_equal(clipped.sim.q, raw.sim.q)
+    r_clip, r_raw = np.array(r_clip), np.array(r_raw)
+    assert (r_raw < 0).any() and (r_raw > 0).any()
+    np.testing.assert_array_equal(r_clip, np.maximum(r_raw, 0.0))

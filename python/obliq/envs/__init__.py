@@ -9,17 +9,21 @@ one-copy vector environment as a `gymnasium.Env` (for `gymnasium.utils.env_check
     QuadrupedStandEnv  quadruped dropped with a random attitude and joints: land, stand up, hold
     QuadrupedVelocityEnv quadruped on flat ground tracking a commanded forward, lateral and yaw
                        velocity, friction and restitution randomised per episode
+    Solo12VelocityEnv  the same task on Solo-12 from a URDF (urdf=".../models/solo12.urdf")
 
 Importing obliq.envs registers them with Gymnasium (registration.py): gymnasium.make_vec(
 "obliq/QuadrupedVelocity-v0", num_envs=N) and gymnasium.make("obliq/QuadrupedStand-v0").
-Adapters for training libraries: obliq.envs.sb3 (stable-baselines3's VecEnv).
+Adapters for training libraries: obliq.envs.sb3 (stable-baselines3's VecEnv), obliq.envs.rsl_rl
+(rsl_rl's VecEnv); each imports its library only when imported itself.
 """
 from .base import SimVectorEnv, SingleEnv
 from .biped5 import Biped5BalanceEnv
 from .quadruped import QuadrupedStandEnv
 from .registration import register_all
+from .solo12 import Solo12VelocityEnv
 from .velocity import QuadrupedVelocityEnv
 
 register_all()
 
-__all__ = ["Biped5BalanceEnv", "QuadrupedStandEnv", "QuadrupedVelocityEnv", "SimVectorEnv", "SingleEnv"]
+__all__ = ["Biped5BalanceEnv", "QuadrupedStandEnv", "QuadrupedVelocityEnv", "SimVectorEnv", "SingleEnv",
+           "Solo12VelocityEnv"]

@@ -31,7 +31,7 @@ class SimVectorEnv(VectorEnv):
     Contacts: plastic (restitution 0) with Coulomb friction mu = 0.8 per contact by default, the
     exact cone (friction='pyramid': faceted, `facets` facets); mu=0 is frictionless.
 
-    Subclasses give: `model_name` (a built-in model), `actuated` (velocity indices), `actuated_q` (their
+    Subclasses give: `model_name` (a built-in model; or override `_make_model()`), `actuated` (velocity indices), `actuated_q` (their
     configuration indices), `nominal`, `action_scale`, `kp`, `kd`, `max_torque`, `sim_dt`,
     `frame_skip`, `max_episode_steps`, and `_initial_states(rng, k)`, `_observe()`,
     `_reward(actions)`, `_terminated()`; optionally `_on_reset(mask, k)` (per-episode draws).
@@ -42,7 +42,7 @@ class SimVectorEnv(VectorEnv):
 
     def __init__(self, num_envs, *, sim_dt=5e-3, frame_skip=4, max_episode_steps=500, threads=0, restitution=0.0,
                  mu=0.8, friction="cone", **sim_options):
-        self.model = Model.builtin(self.model_name)
+        self.model = self._make_model()
         self.sim_dt, self.frame_skip, self.max_episode_steps = sim_dt, int(frame_skip), int(max_episode_steps)
         self.num_envs = int(num_envs)
         if self.num_envs < 1:
@@ -122,6 +122,10 @@ class SimVectorEnv(VectorEnv):
         self._elapsed[mask] = 0
         self._autoreset = self._autoreset & ~mask
         self._on_reset(mask, k)
+
+    def _make_model(self):
+        """The environment's obliq.Model: the built-in `model_name` (a subclass may load a URDF)."""
+        return Model.builtin(self.model_name)
 
     def _on_reset(self, mask, k):
         """Per-episode draws of a task (commands, domain randomisation) for the k copies of `mask`,
