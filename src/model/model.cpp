@@ -242,6 +242,23 @@ Status evaluate(const Model& m, const Eigen::VectorXd& q, const Eigen::VectorXd&
 // the kinematics' checks (any lane), the batch's last chunk when count is not a multiple of W,
 // and the extras go through the scalar path, which gives each state its own status.
 // One thread's lane buffers; the lane model itself is built once per call and shared (read only).
+// The chunk loop of the lane drivers below (an orphaned `omp for`: call it inside a parallel
+// region): states in chunks of W, a full chunk through lane_chunk(s0) when `lanes` (false from it
+// sends the chunk the scalar way), every other state through scalar_state(s); nothing without
+// scratch (the caller's guard rethrows after the region).
+template <int W, class LaneChunk, class ScalarState>
+void for_each_chunk(std::size_t count, bool lanes, bool have_scratch, const LaneChunk& lane_chunk,
+                    const ScalarState& scalar_state) {
+  const std::size_t chunks = (count + W - 1) / W;
+#pragma omp for schedule(static)
+  for (long long c = 0; c < (long long)chunks; ++c) {
+    if (!have_scratch) continue;
+    const std::size_t s0 = std::size_t(c) * W, s1 = std::min(count, s0 + W);
+    if (lanes && s1 - s0 == std::size_t(W) && lane_chunk(s0)) continue;
+    for (std::size_t s = s0; s < s1; ++s) scalar_state(s);
+  }
+}
+
 template <class T> struct LaneScratch {
   using L = Lanes<T, lane_width<T>>;
   std::vector<L> block, q, v, M, h, A, phi, Adot_qdot;
@@ -275,7 +292,6 @@ void evaluate_batch(const ModelT<T>& m, const StatesRef<T>& Q, const StatesRef<T
   const ModelView<T> mv = m.view();
   const std::size_t dsize = data_size(mv);
   const int nc = m.ncontacts(), nb = m.n_bilateral, nu = m.n_unilateral(), n = m.nv;
-  const std::size_t chunks = (count + W - 1) / W;
   // Scenario s's rows (nc x n, bilateral first), gaps and Adot qdot from the full rows a_ij,
   // phi_i, ad_i (functions of the row and column).
   const auto store_rows = [&](std::size_t s, auto a_ij, auto phi_i) {
@@ -338,13 +354,7 @@ void evaluate_batch(const ModelT<T>& m, const StatesRef<T>& Q, const StatesRef<T
       }
       return true;
     };
-#pragma omp for schedule(static)
-    for (long long c = 0; c < (long long)chunks; ++c) {
-      if (!have_scratch) continue;  // the guard rethrows after the region
-      const std::size_t s0 = std::size_t(c) * W, s1 = std::min(count, s0 + W);
-      if (lanes && s1 - s0 == std::size_t(W) && lane_chunk(s0)) continue;
-      for (std::size_t s = s0; s < s1; ++s) scalar_state(s);
-    }
+    for_each_chunk<W>(count, lanes, have_scratch, lane_chunk, scalar_state);
   }
   guard.rethrow();
 }
@@ -372,7 +382,7 @@ void joint_impulses_batch(const ModelT<T>& m, const StatesRef<T>& Q, const State
   if (lanes) lane_model = m.template cast<LT>();
   const ModelView<LT> lane_mv = lane_model.view();
   const ModelView<T> mv = m.view();
-  const std::size_t dsize = data_size(mv), chunks = (count + W - 1) / W;
+  const std::size_t dsize = data_size(mv);
   cpu::OmpGuard guard;
 #pragma omp parallel num_threads(cpu::thread_count(threads))
   {
@@ -410,13 +420,7 @@ void joint_impulses_batch(const ModelT<T>& m, const StatesRef<T>& Q, const State
         for (int k = 0; k < 6 * nb; ++k) out(Eigen::Index(s0 + l), k) = J[std::size_t(k)][l];
       return true;
     };
-#pragma omp for schedule(static)
-    for (long long c = 0; c < (long long)chunks; ++c) {
-      if (!have_scratch) continue;  // the guard rethrows after the region
-      const std::size_t s0 = std::size_t(c) * W, s1 = std::min(count, s0 + W);
-      if (lanes && s1 - s0 == std::size_t(W) && lane_chunk(s0)) continue;
-      for (std::size_t s = s0; s < s1; ++s) scalar_state(s);
-    }
+    for_each_chunk<W>(count, lanes, have_scratch, lane_chunk, scalar_state);
   }
   guard.rethrow();
 }
