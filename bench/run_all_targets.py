@@ -18,6 +18,20 @@ import re
 import sys
 
 
+# The targets, as the table names them.
+PINOCCHIO = "model evaluation + impact >= 2x Pinocchio per state"
+LEMKE = "Lemke cold >= 3x Siconos at every m <= 24, 100 % success"
+CORE = "core >= 5x the reference at (12, 4), all four cells"
+FRICTION = "frictional impact (cone) >= 3x fc3d_nsgs at 1-24 contacts"
+SWEEP = "`obliq sweep` within 1.1x of the bare core, one thread"
+CERTIFICATE = "certificate <= 10 % of the core's instructions at (12, 4)"
+
+
+def unmeasured(target, time="not measured"):
+    """The row of a target whose part was skipped or whose table is missing."""
+    return (target, time, "not measured", "not measured")
+
+
 def tables(lines):
     """Every markdown table of the log as (header cells, rows of cells), in order."""
     out, cur = [], None
@@ -83,9 +97,9 @@ def main():
         tf = ", ".join(f"{n} {v:.2f}x" for n, v in speed)
         inf = ", ".join(f"{n} {v:.2f}x" for n, v in instr.items()) or "not measured"
         ok = all(v >= 2 for _, v in speed) and instr and all(v >= 2 for v in instr.values())
-        rows.append(("model evaluation + impact >= 2x Pinocchio per state", tf, inf, verdict(ok)))
+        rows.append((PINOCCHIO, tf, inf, verdict(ok)))
     else:
-        rows.append(("model evaluation + impact >= 2x Pinocchio per state", "not measured", "not measured", "not measured"))
+        rows.append(unmeasured(PINOCCHIO))
 
     # Lemke, cold, against Siconos.
     lcp_t = find(t, "W", "m", "Siconos Lemke us", "obliq Lemke us")
@@ -105,9 +119,9 @@ def main():
             ival = [(int(num(x[0])), num(x[col(hi, "Siconos / obliq")])) for x in ri]
             inf = ", ".join(f"m = {m} {v:.2f}x" for m, v in ival)
         ok = full and all(v >= 3 for *_, v, _ in cells) and ival and all(v >= 3 for _, v in ival)
-        rows.append(("Lemke cold >= 3x Siconos at every m <= 24, 100 % success", tf, inf, verdict(ok)))
+        rows.append((LEMKE, tf, inf, verdict(ok)))
     else:
-        rows.append(("Lemke cold >= 3x Siconos at every m <= 24, 100 % success", "not measured", "not measured", "not measured"))
+        rows.append(unmeasured(LEMKE))
 
     # The core against the reference at (12, 4), and the certificate's share.
     core_t = find(t, "kind", "law", "reference", "core 1 thread", "core 1t / reference")
@@ -124,9 +138,9 @@ def main():
             cert = [(f"{x[0]} {x[1]}", num(x[col(hi, "certificate share")])) for x in ri]
         inf = ", ".join(f"{c} {v:.1f}x" for c, v in ival) or "not measured"
         ok = all(v >= 5 for _, v in cells) and ival and all(v >= 5 for _, v in ival)
-        rows.append(("core >= 5x the reference at (12, 4), all four cells", tf, inf, verdict(ok)))
+        rows.append((CORE, tf, inf, verdict(ok)))
     else:
-        rows.append(("core >= 5x the reference at (12, 4), all four cells", "not measured", "not measured", "not measured"))
+        rows.append(unmeasured(CORE))
 
     # Friction: the exact cone against fc3d_nsgs.
     fr_t = find(t, "contacts", "obliq cone (us)", "nsgs / cone")
@@ -141,9 +155,9 @@ def main():
             ival = [(int(num(x[0])), num(x[col(hi, "Siconos / obliq")])) for x in ri]
         inf = (", ".join(f"{c}: {v:.2f}x" for c, v in ival) + " contacts") if ival else "not measured"
         ok = all(v >= 3 for _, v in cells) and ival and all(v >= 3 for _, v in ival)
-        rows.append(("frictional impact (cone) >= 3x fc3d_nsgs at 1-24 contacts", tf, inf, verdict(ok)))
+        rows.append((FRICTION, tf, inf, verdict(ok)))
     else:
-        rows.append(("frictional impact (cone) >= 3x fc3d_nsgs at 1-24 contacts", "not measured", "not measured", "not measured"))
+        rows.append(unmeasured(FRICTION))
 
     # Sweep against the bare core, one thread.
     bare = {}
@@ -170,15 +184,15 @@ def main():
             ival = [(x[0].replace("_", " "), num(x[col(hi, "sweep / bare")])) for x in ri]
         inf = ", ".join(f"{c}: sweep / bare {v:.2f}x" for c, v in ival) or "not measured"
         ok = all(v <= 1.1 for v in slow.values()) and ival and all(v <= 1.1 for _, v in ival)
-        rows.append(("`obliq sweep` within 1.1x of the bare core, one thread", tf, inf, verdict(ok)))
+        rows.append((SWEEP, tf, inf, verdict(ok)))
     else:
-        rows.append(("`obliq sweep` within 1.1x of the bare core, one thread", "not measured", "not measured", "not measured"))
+        rows.append(unmeasured(SWEEP))
 
     if cert:
-        rows.append(("certificate <= 10 % of the core's instructions at (12, 4)", "-",
+        rows.append((CERTIFICATE, "-",
                      ", ".join(f"{c} {v:.1f} %" for c, v in cert), verdict(all(v <= 10 for _, v in cert))))
     else:
-        rows.append(("certificate <= 10 % of the core's instructions at (12, 4)", "-", "not measured", "not measured"))
+        rows.append(unmeasured(CERTIFICATE, time="-"))
 
     print("## Targets (read from this run's log by bench/run_all_targets.py)")
     print()

@@ -241,7 +241,7 @@ Status evaluate(const Model& m, const Eigen::VectorXd& q, const Eigen::VectorXd&
 // the batch does not depend on which states went through lanes. A chunk with a state that fails
 // the kinematics' checks (any lane), the batch's last chunk when count is not a multiple of W,
 // and the extras go through the scalar path, which gives each state its own status.
-// One thread's lane buffers; the lane model itself is built once per call and shared (read only).
+//
 // The chunk loop of the lane drivers below (an orphaned `omp for`: call it inside a parallel
 // region): states in chunks of W, a full chunk through lane_chunk(s0) when `lanes` (false from it
 // sends the chunk the scalar way), every other state through scalar_state(s); nothing without
@@ -259,6 +259,7 @@ void for_each_chunk(std::size_t count, bool lanes, bool have_scratch, const Lane
   }
 }
 
+// One thread's lane buffers; the lane model itself is built once per call and shared (read only).
 template <class T> struct LaneScratch {
   using L = Lanes<T, lane_width<T>>;
   std::vector<L> block, q, v, M, h, A, phi, Adot_qdot;
@@ -395,10 +396,11 @@ void joint_impulses_batch(const ModelT<T>& m, const StatesRef<T>& Q, const State
     const bool have_scratch = block.size() == dsize && (!lanes || J.size() == 6 * std::size_t(nb));
     const DataView<T> d = data_view(mv, block.data());
     const auto scalar_state = [&](std::size_t s) {
-      out.row(Eigen::Index(s)).setZero();
       if (!want[s] || forward_kinematics(mv, d, VecView<const T>{Q.data() + s * Q.outerStride(), m.nq, 1},
-                                         VecView<const T>{V.data() + s * V.outerStride(), n, 1}) != Status::ok)
+                                         VecView<const T>{V.data() + s * V.outerStride(), n, 1}) != Status::ok) {
+        out.row(Eigen::Index(s)).setZero();
         return;
+      }
       joint_impulses(mv, d, VecView<const T>{dV.data() + s * dV.outerStride(), n, 1},
                      VecView<const T>{Lambda.data() + s * Lambda.outerStride(), nc, 1}, mat_view(&out(Eigen::Index(s), 0), nb, 6));
     };
