@@ -17,14 +17,19 @@ template <class T, class F> void for_each_chunk(std::size_t count, std::size_t w
   for (std::size_t s0 = 0; s0 < count; s0 += chunk) launch(s0, std::min(chunk, count - s0));
 }
 
-// The same chunks over one scratch buffer sized for the largest, taken from a call's memory
-// (mem.scratch(elements), cuda/sim_glue.hpp's Mem): calls launch(s0, c, scratch).
-template <class T, class Mem, class F>
-void for_each_chunk_with_scratch(std::size_t count, std::size_t ws, std::size_t scratch_bytes, Mem& mem, F&& launch) {
-  if (count == 0) return;
+// One scratch buffer for the largest of for_each_chunk's chunks, taken from a call's memory
+// (mem.scratch(elements), cuda/sim_glue.hpp's Mem); null when count is 0.
+template <class T, class Mem> T* chunk_scratch(std::size_t count, std::size_t ws, std::size_t scratch_bytes, Mem& mem) {
+  if (count == 0) return nullptr;
   const std::size_t per_chunk = std::min(count, scratch_bytes / (ws * sizeof(T)));
   if (per_chunk == 0) throw std::runtime_error("obliq cuda: scratch too small for one scenario");
-  T* scratch = mem.scratch(per_chunk * ws);
+  return mem.scratch(per_chunk * ws);
+}
+
+// The chunks over that one buffer: calls launch(s0, c, scratch).
+template <class T, class Mem, class F>
+void for_each_chunk_with_scratch(std::size_t count, std::size_t ws, std::size_t scratch_bytes, Mem& mem, F&& launch) {
+  T* scratch = chunk_scratch<T>(count, ws, scratch_bytes, mem);
   for_each_chunk<T>(count, ws, scratch_bytes, [&](std::size_t s0, std::size_t c) { launch(s0, c, scratch); });
 }
 

@@ -1,4 +1,4 @@
-// cuda/sim_launch.hpp: the Simulator's step on the device, as the backend table
+// cuda/sim_launch.hpp: the Simulator's step (and PD-tracked step) on the device, as the backend table
 // (cuda/backend_table.cpp, host compiler) sees it: simulate (cuda/sim_dispatch.cpp) picks the
 // batch's configuration and calls simulate_configuration, which each file of cuda/sim_kernels/
 // instantiates for one configuration and scalar type (cuda/sim_kernels.cuh). No CUDA headers.
@@ -9,6 +9,7 @@
 namespace obliq::sim {
 template <class T> struct BatchArrays;
 template <class T> struct StepParams;
+template <class T> struct PdArrays;
 enum class Integrator : int;
 }  // namespace obliq::sim
 
@@ -26,5 +27,15 @@ void simulate(const sim::BatchArrays<T>& b, const sim::StepParams<T>& p, T dt, i
 template <class T, SimSystems K, sim::Integrator I, bool Frictional>
 void simulate_configuration(const sim::BatchArrays<T>& b, const sim::StepParams<T>& p, T dt, int steps,
                             std::size_t scratch_bytes);
+
+// Simulator::step_pd on the device (cuda/sim_pd.hpp): frame_skip rounds of the actuators and one
+// step; the state and, when pd.effort is not null, the effort written back to the host arrays.
+template <class T>
+void simulate_pd(const sim::BatchArrays<T>& b, const sim::StepParams<T>& p, const sim::PdArrays<T>& pd, T dt,
+                 int frame_skip, std::size_t scratch_bytes);
+
+template <class T, SimSystems K, sim::Integrator I, bool Frictional>
+void simulate_pd_configuration(const sim::BatchArrays<T>& b, const sim::StepParams<T>& p, const sim::PdArrays<T>& pd,
+                               T dt, int frame_skip, std::size_t scratch_bytes);
 
 }  // namespace obliq::cuda::detail

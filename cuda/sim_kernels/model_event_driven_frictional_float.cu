@@ -6,5 +6,7 @@ namespace obliq::cuda::detail {
 
 template void simulate_configuration<float, SimSystems::model, sim::Integrator::event_driven, true>(
     const sim::BatchArrays<float>&, const sim::StepParams<float>&, float, int, std::size_t);
+template void simulate_pd_configuration<float, SimSystems::model, sim::Integrator::event_driven, true>(
+    const sim::BatchArrays<float>&, const sim::StepParams<float>&, const sim::PdArrays<float>&, float, int, std::size_t);
 
 }  // namespace obliq::cuda::detail

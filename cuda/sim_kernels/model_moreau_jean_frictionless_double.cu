@@ -6,5 +6,7 @@ namespace obliq::cuda::detail {
 
 template void simulate_configuration<double, SimSystems::model, sim::Integrator::moreau_jean, false>(
     const sim::BatchArrays<double>&, const sim::StepParams<double>&, double, int, std::size_t);
+template void simulate_pd_configuration<double, SimSystems::model, sim::Integrator::moreau_jean, false>(
+    const sim::BatchArrays<double>&, const sim::StepParams<double>&, const sim::PdArrays<double>&, double, int, std::size_t);
 
 }  // namespace obliq::cuda::detail

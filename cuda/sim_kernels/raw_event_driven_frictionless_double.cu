@@ -6,5 +6,7 @@ namespace obliq::cuda::detail {
 
 template void simulate_configuration<double, SimSystems::raw, sim::Integrator::event_driven, false>(
     const sim::BatchArrays<double>&, const sim::StepParams<double>&, double, int, std::size_t);
+template void simulate_pd_configuration<double, SimSystems::raw, sim::Integrator::event_driven, false>(
+    const sim::BatchArrays<double>&, const sim::StepParams<double>&, const sim::PdArrays<double>&, double, int, std::size_t);
 
 }  // namespace obliq::cuda::detail

@@ -21,6 +21,7 @@ struct FrictionResult;
 namespace obliq::sim {
 template <class T> struct BatchArrays;
 template <class T> struct StepParams;
+template <class T> struct PdArrays;
 }  // namespace obliq::sim
 
 namespace obliq::cpu {
@@ -38,6 +39,11 @@ struct CudaBackend {
                      std::size_t scratch_bytes) = nullptr;
   void (*simulate_f)(const sim::BatchArrays<float>&, const sim::StepParams<float>&, float dt, int steps,
                      std::size_t scratch_bytes) = nullptr;
+  // Simulator::step_pd on the device (host arrays in and out, the effort too).
+  void (*simulate_pd_d)(const sim::BatchArrays<double>&, const sim::StepParams<double>&, const sim::PdArrays<double>&,
+                        double dt, int frame_skip, std::size_t scratch_bytes) = nullptr;
+  void (*simulate_pd_f)(const sim::BatchArrays<float>&, const sim::StepParams<float>&, const sim::PdArrays<float>&,
+                        float dt, int frame_skip, std::size_t scratch_bytes) = nullptr;
   // Frictional scenarios on the device (obliq::impact_batch / dynamics_batch, cuda/friction_glue.hpp).
   using FrictionBatch = const std::vector<FrictionalScenario>&;
   std::vector<ImpactResult> (*friction_impact_d)(FrictionBatch, std::vector<FrictionResult>*) = nullptr;
@@ -59,6 +65,12 @@ struct CudaBackend {
     if constexpr (std::is_same_v<T, double>) simulate_d(b, p, dt, steps, scratch);
     else simulate_f(b, p, dt, steps, scratch);
   }
+  template <class T>
+  void simulate_pd(const sim::BatchArrays<T>& b, const sim::StepParams<T>& p, const sim::PdArrays<T>& pd, T dt,
+                   int frame_skip, std::size_t scratch) const {
+    if constexpr (std::is_same_v<T, double>) simulate_pd_d(b, p, pd, dt, frame_skip, scratch);
+    else simulate_pd_f(b, p, pd, dt, frame_skip, scratch);
+  }
   template <class T> std::vector<ImpactResult> friction_impact(FrictionBatch b, std::vector<FrictionResult>* info) const {
     if constexpr (std::is_same_v<T, double>) return friction_impact_d(b, info);
     else return friction_impact_f(b, info);
@@ -70,7 +82,7 @@ struct CudaBackend {
 };
 
 // Bumped whenever CudaBackend changes.
-inline constexpr int kCudaBackendAbi = 3;
+inline constexpr int kCudaBackendAbi = 4;
 // The C symbol libobliq_cuda.so exports: const CudaBackend* obliq_cuda_backend_v1().
 inline constexpr const char* kCudaBackendSymbol = "obliq_cuda_backend_v1";
 

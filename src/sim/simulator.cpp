@@ -230,9 +230,9 @@ void Simulator<T>::step_pd(T dt, int frame_skip, const PdTracking& pd, HostArray
     throw std::invalid_argument("Simulator::step_pd: the targets array has no data");
   if (effort.data != nullptr && effort.scenario_stride == 0 && count_ > 1)
     throw std::invalid_argument("Simulator::step_pd: effort is an output: its scenario_stride must not be 0");
-  if (options.backend != Backend::cpu)
+  if (options.backend != Backend::cpu && options.backend != Backend::cuda)
     throw std::invalid_argument(std::string("Simulator::step_pd: backend ") + backend_name(options.backend) +
-                                " has no PD-tracked step (use cpu, or step() with torques)");
+                                " has no time stepper (use cpu or cuda)");
   const sim::StepParams<T> p = step_params();
   const sim::BatchArrays<T> b = arrays(HostArray<const T>{u.data(), nv_, 1});  // controls' u: not read
   sim::PdArrays<T> a;
@@ -244,6 +244,10 @@ void Simulator<T>::step_pd(T dt, int frame_skip, const PdTracking& pd, HostArray
   a.hold_ss = hold.scenario_stride;
   a.effort = effort.data;
   a.effort_ss = effort.scenario_stride;
+  if (options.backend == Backend::cuda) {
+    cpu::cuda_backend().simulate_pd(b, p, a, dt, frame_skip, options.cuda_scratch_bytes);
+    return;
+  }
   for_each_scenario(b, options.threads, [&](const auto& sys, std::size_t s, std::vector<T>& scratch) {
     const sim::ControlView<T> c = sim::controls_at(b.controls, s);
     const std::size_t ws =

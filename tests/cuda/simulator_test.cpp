@@ -12,8 +12,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "obliq/cuda.hpp"
 #include "obliq/sim/batch_views.hpp"
@@ -135,6 +137,52 @@ TEST(SimulatorCuda, DeterministicAndPerScenarioStatus) {
     if (s != 7) {
       EXPECT_EQ(a.status[s], Status::ok) << "scenario " << s;
     }
+}
+
+// step_pd (an environment's step under PD tracking) on the device against the cpu's: the
+// quadruped's 12 joints tracking random targets, Moreau-Jean with the cone, every fifth copy
+// held; statuses, impact counts and times equal, q, v and the effort within the tolerance.
+template <class T> void pd_step_follows_the_cpu() {
+  const obliq::model::Model m = obliq::test::scene_model("quadruped");
+  const Case c = kCases[1];
+  Simulator<T> cpu = obliq::test::dropped<T>(m, 64, options_of(c), true);
+  Simulator<T> gpu = obliq::test::dropped<T>(m, 64, options_of(c), true);
+  gpu.options.backend = obliq::Backend::cuda;
+  gpu.options.cuda_scratch_bytes = half_of_the_scratch(gpu);
+  obliq::PdTracking pd;
+  for (int j = 0; j < 12; ++j) {
+    pd.v_index.push_back(6 + j);
+    pd.q_index.push_back(7 + j);
+  }
+  pd.kp = 80;
+  pd.kd = 1;
+  pd.max_torque = 30;
+  std::vector<T> target(64 * 12);
+  std::vector<std::uint8_t> hold(64);
+  for (std::size_t s = 0; s < 64; ++s) {
+    hold[s] = s % 5 == 1;
+    for (int j = 0; j < 12; ++j) {
+      const double stance = j % 3 == 1 ? 0.6 : (j % 3 == 2 ? -1.2 : 0.0);
+      target[s * 12 + std::size_t(j)] = T(stance + 0.01 * double((s + std::size_t(j)) % 11));
+    }
+  }
+  for (int call = 0; call < 5; ++call) {
+    std::vector<T> e_cpu(64), e_gpu(64);
+    cpu.step_pd(T(5e-3), 4, pd, {target.data(), 12, 1}, {hold.data(), 1, 0}, {e_cpu.data(), 1, 0});
+    gpu.step_pd(T(5e-3), 4, pd, {target.data(), 12, 1}, {hold.data(), 1, 0}, {e_gpu.data(), 1, 0});
+    expect_close(cpu, gpu, "quadruped step_pd, call " + std::to_string(call));
+    const double scale = 1 + *std::max_element(e_cpu.begin(), e_cpu.end());
+    for (std::size_t s = 0; s < 64; ++s) EXPECT_LE(std::abs(double(e_gpu[s] - e_cpu[s])), tolerance<T>() * scale) << s;
+  }
+}
+
+TEST(SimulatorCuda, PdStepFollowsTheCpuDouble) {
+  OBLIQ_REQUIRE_DEVICE();
+  pd_step_follows_the_cpu<double>();
+}
+TEST(SimulatorCuda, PdStepFollowsTheCpuFloat) {
+  OBLIQ_REQUIRE_DEVICE();
+  pd_step_follows_the_cpu<float>();
 }
 
 }  // namespace

@@ -1,11 +1,6 @@
 // tests/cuda_emulation/sweep_backend_test.cpp: `obliq sweep --backend cuda` (sweep::Options::backend)
-// through an emulated CUDA backend. This program defines the backend table's symbol itself
-// (obliq_cuda_backend_v1, exported: ENABLE_EXPORTS), which the host library's loader takes
-// before it tries dlopen (src/cpu/cuda_backend.cpp), so Backend::cuda here runs, on the host,
-// the glue and kernel bodies the device runs: the fused impact kernel's body over interleaved
-// host arrays (host_glue.hpp), cuda/friction_glue.hpp's sequence with friction_body, and
-// cuda/sim_glue.hpp's sequence with sim_step_body, each in several chunks. What is not emulated
-// is the real table's upload / method choice / launch (cuda/device_batch.cpp) and the device.
+// through the emulated CUDA backend of emulated_backend.hpp (Backend::cuda runs, on the host, the
+// glue and kernel bodies the device runs).
 //
 // A sweep on the emulated device must give the cpu sweep's answers: the same status, count and
 // flag of every sample and summary (counts, released, energy-consistent or at rest), every value
@@ -25,104 +20,22 @@
 #include <string>
 #include <vector>
 
-#include "cpu/cuda_backend.hpp"
-#include "friction_glue.hpp"
-#include "host_glue.hpp"
-#include "host_memory.hpp"
+#include "emulated_backend.hpp"
 #include "obliq/sweep.hpp"
-#include "sim_emulation.hpp"
-#include "sim_glue.hpp"
-#include "support/friction_batch.hpp"
 #include "sweep/samples.hpp"
 #include "sweep/statistics.hpp"
-
-namespace {
-
-namespace cu = obliq::cuda::detail;
-using obliq::Backend;
-using obliq::Batch;
-using obliq::ImpactResults;
-using obliq::RunOptions;
-
-std::atomic<bool> g_device{true};   // false: the emulated device is gone
-std::atomic<long> g_impact_calls{0}, g_friction_calls{0}, g_sim_calls{0};
-
-bool device_available(std::string* why) {
-  if (g_device) return true;
-  if (why) *why = "no CUDA device found: the emulated device was removed by the test";
-  return false;
-}
-
-// solve_impact on the "device": the fused kernel's body over the batch in the interleaved layout,
-// scratch for 3 scenarios per chunk (so every chunk loop runs several times).
-template <class T> void impact(const Batch<T>& in, ImpactResults<T>& out, const RunOptions& run) {
-  if (run.threads != 0) throw std::runtime_error("backend cuda: threads applies to the cpu backend only");
-  ++g_impact_calls;
-  if (in.count == 0) {
-    out.resize(in.shape, 0);
-    return;
-  }
-  obliq::emulation::HostBatch<T> hb(in, obliq::cuda::Layout::interleaved);
-  const std::size_t ws = cu::fused_impact_scratch<T>(in.shape.n, in.shape.m_b, in.shape.m_u);
-  obliq::emulation::HostLaunch launch(3 * ws * sizeof(T), in.count, true);
-  const cu::ImpactOutputs<T> io = hb.impact_outputs();
-  obliq::emulation::fused<T>(hb.inputs(), &io, nullptr, launch.l);
-  out = hb.impact_results();
-}
-
-template <class T, class Result>
-std::vector<Result> friction(const std::vector<obliq::FrictionalScenario>& batch, std::vector<obliq::FrictionResult>* info) {
-  ++g_friction_calls;
-  const std::size_t ws = obliq::test::largest_workspace<T>(batch, std::is_same_v<Result, obliq::DynamicsResult>);
-  return cu::run_friction<T, Result, obliq::emulation::HostMemory<T>>(
-      batch, info, 5 * ws * sizeof(T),
-      [&](const cu::FrictionArrays<T>& a, std::size_t s0, std::size_t n, T* scratch, std::size_t w) {
-        for (std::size_t i = n; i-- > 0;) cu::friction_body(a, s0, n, i, scratch, w);
-      });
-}
-
-template <class T>
-void simulate(const obliq::sim::BatchArrays<T>& h, const obliq::sim::StepParams<T>& p, T dt, int steps, std::size_t) {
-  ++g_sim_calls;
-  const std::size_t ws = cu::sim_scratch(h, p, cu::any_friction(h));
-  obliq::emulation::emulated_simulate(h, p, dt, steps, 5 * ws * sizeof(T));
-}
-
-const obliq::cpu::CudaBackend kEmulated{obliq::cpu::kCudaBackendAbi,
-                                        &device_available,
-                                        &impact<double>,
-                                        &impact<float>,
-                                        nullptr,
-                                        nullptr,
-                                        nullptr,
-                                        &simulate<double>,
-                                        &simulate<float>,
-                                        &friction<double, obliq::ImpactResult>,
-                                        &friction<float, obliq::ImpactResult>,
-                                        &friction<double, obliq::DynamicsResult>,
-                                        &friction<float, obliq::DynamicsResult>};
-
-}  // namespace
-
-extern "C" __attribute__((visibility("default"))) const obliq::cpu::CudaBackend* obliq_cuda_backend_v1() {
-  return &kEmulated;
-}
 
 namespace obliq::sweep {
 namespace {
 
 using json = nlohmann::ordered_json;
+using emulation::emulated_backend_loaded;
+using emulation::g_device;
+using emulation::g_friction_calls;
+using emulation::g_impact_calls;
+using emulation::g_sim_calls;
 
 Study study(const std::string& text) { return parse_study(json::parse(text), "."); }
-
-// The emulated table is the loaded backend, or the build has none (then skip).
-bool emulated_backend_loaded() {
-  try {
-    return &cpu::cuda_backend() == &kEmulated;
-  } catch (const std::runtime_error&) {
-    return false;
-  }
-}
 
 json summary_on(const Study& st, Backend backend, std::size_t chunk) {
   Options o;

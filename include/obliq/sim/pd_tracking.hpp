@@ -65,6 +65,19 @@ OBLIQ_HD T pd_torques(const PdGains<T>& pd, VecView<const T> target, bool hold, 
   return norm2;
 }
 
+// One sub-step's actuators of a scenario: u = the torques of (PD1) at its state (0 when held),
+// and (PD2)'s running sum advanced by |u|^2. Called before each sub-step by pd_tracked_advance
+// (the cpu) and by the device's actuator kernel (cuda/sim_pd.hpp), so both sum the same terms in
+// the same order.
+template <class T>
+OBLIQ_HD void pd_actuate(const PdGains<T>& pd, VecView<const T> target, bool hold, const StateView<T>& st, VecView<T> u,
+                         T& sum) {
+  sum += pd_torques(pd, target, hold, st.q.as_const(), st.v.as_const(), u);
+}
+
+// (PD2): the mean of the sub-steps' |u_k|^2 from their sum.
+template <class T> OBLIQ_HD T pd_mean_effort(T sum, int frame_skip) { return frame_skip > 0 ? sum / T(frame_skip) : T(0); }
+
 // Scratch of pd_tracked_advance: the step's (step_workspace of batch_views.hpp) plus the torques.
 template <class T> OBLIQ_HD std::size_t pd_workspace(std::size_t step_ws, int nv) { return step_ws + std::size_t(nv); }
 
@@ -82,10 +95,10 @@ OBLIQ_HD Status pd_tracked_advance(const System& sys, const StepParams<T>& p, co
   c.u = u.as_const();
   T sum = T(0);
   for (int k = 0; k < frame_skip; ++k) {
-    sum += pd_torques(pd, target, hold, st.q.as_const(), st.v.as_const(), u);
+    pd_actuate(pd, target, hold, st, u, sum);
     advance(sys, p, c, dt, 1, st, arena);  // nothing when the status is not ok
   }
-  if (effort != nullptr) *effort = frame_skip > 0 ? sum / T(frame_skip) : T(0);
+  if (effort != nullptr) *effort = pd_mean_effort(sum, frame_skip);
   arena.release(mark);
   return *st.status;
 }
