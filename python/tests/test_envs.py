@@ -158,3 +158,24 @@ def test_simulator_friction_controls():
         obliq.Simulator("quadruped", 3, facets=2)
     with pytest.raises(ValueError, match="lcp solver"):
         obliq.Simulator("quadruped", 3, friction_lcp_solver="simplex")
+
+
+@pytest.mark.parametrize("cls", ENVS)
+def test_backend_cuda_steps_on_the_device_or_is_refused_clearly(cls):
+    """backend="cuda" reaches the environment's Simulator (its step_pd then runs on the device,
+    docs/cuda.md "The PD-tracked step on the device"): without a CUDA backend or a device the
+    constructor raises RuntimeError("backend cuda: <why>"); with one, a seeded rollout follows
+    the cpu environment's: the same terminations and truncations, observations and rewards to
+    1e-5 of their scale over 20 steps (the device's sin/cos differ from glibc's in the last bits)."""
+    try:
+        gpu = cls(16, backend="cuda")
+    except RuntimeError as e:
+        assert str(e).startswith("backend cuda: "), str(e)
+        return
+    assert gpu.sim.backend == "cuda"
+    a, b = rollout(cls(16), 4, 20), rollout(gpu, 4, 20)
+    for k, (x, y) in enumerate(zip(a, b)):
+        if x.dtype == bool:
+            np.testing.assert_array_equal(x, y, err_msg=f"entry {k}")
+        else:
+            np.testing.assert_allclose(y, x, rtol=0, atol=1e-5 * (1 + np.abs(x).max()), err_msg=f"entry {k}")

@@ -248,3 +248,24 @@ def test_backend_cuda_is_passed_through_or_refused_clearly(rng):
     np.testing.assert_array_equal(gpu.impacts, cpu.impacts)
     scale = 1.0 + np.abs(cpu.q).max()
     np.testing.assert_allclose(gpu.q, cpu.q, rtol=0, atol=1e-6 * scale)
+
+
+def test_the_packages_cuda_backend_is_found_beside_the_module():
+    """A wheel built with the CUDA backend (-Ccmake.define.OBLIQ_ENABLE_CUDA=ON, nvcc found; CI's
+    python step sets OBLIQ_EXPECT_CUDA_BACKEND=1 then) carries libobliq_cuda.so beside the
+    module, and backend="cuda" loads it: the constructor either runs or says that no device was
+    found, never that the library cannot be loaded. A wheel without it says so by name."""
+    import os
+    from pathlib import Path
+
+    library = Path(obliq._obliq.__file__).parent / "libobliq_cuda.so"
+    if os.environ.get("OBLIQ_EXPECT_CUDA_BACKEND") == "1":
+        assert library.is_file(), f"this wheel was to carry the CUDA backend: {library} is missing"
+    try:
+        obliq.Simulator("quadruped", 2, backend="cuda")
+    except RuntimeError as e:
+        message = str(e)
+        if library.is_file():
+            assert message.startswith("backend cuda: no CUDA device found"), message
+        else:
+            assert message.startswith("backend cuda: this build of obliq has no CUDA backend"), message

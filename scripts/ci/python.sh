@@ -12,6 +12,13 @@ out="$build/python"
 rm -rf "$out/dist" "$out/site"
 cmake_args=()
 if command -v ccache >/dev/null 2>&1; then cmake_args+=("-Ccmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache"); fi
+# With nvcc on the PATH the wheel carries the CUDA backend (libobliq_cuda.so beside the module,
+# python/CMakeLists.txt), and pytest checks that backend="cuda" finds it (OBLIQ_EXPECT_CUDA_BACKEND).
+export PATH="/usr/local/cuda/bin:$PATH"
+if command -v nvcc >/dev/null 2>&1; then
+  cmake_args+=("-Ccmake.define.OBLIQ_ENABLE_CUDA=ON")
+  export OBLIQ_EXPECT_CUDA_BACKEND=1
+fi
 "$py" -m pip wheel . --no-deps --no-build-isolation --disable-pip-version-check -q -w "$out/dist" \
   -Cbuild-dir="$out/build" "${cmake_args[@]}"
 "$py" -m pip install --no-deps --disable-pip-version-check --root-user-action=ignore -q --target "$out/site" "$out"/dist/obliq-*.whl
