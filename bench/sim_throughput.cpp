@@ -15,6 +15,11 @@
 // --min-time), as on the cpu; --threads is the cpu's and ignored (printed 0) for cuda.
 // --cuda-scratch-mb N: SimOptions::cuda_scratch_bytes (the device scratch of one launch; the
 // default 256 MiB cuts a large batch into many launches). --budget-s S: configurations that would start after S seconds are skipped, each with a line.
+// --env-frame-skip N (N > 0): time an environment's step instead, Simulator::step_pd with N steps
+// of dt = 5e-3 per call (obliq.envs' step: every revolute joint tracked by a PD law, kp 80, kd 1,
+// |tau| <= 30 N m, the targets the neutral joints), one call per env step (on cuda: one round
+// trip of the state per env step, as the environments do); steps/s counts physics steps
+// (count * N per call), env_steps_per_s the calls' (count per call).
 // Also built as obliq_gpu_sim_bench (cuda/CMakeLists.txt, linked with the CUDA backend) for
 // bench/gpu_check.sh.
 //
@@ -22,7 +27,7 @@
 //        [--threads 1,0] [--min-time 0.5] [--urdf FILE --urdf-contacts L1,L2,.. --urdf-name NAME]
 //        [--integrators moreau,event] [--mu 0,0.8] [--friction cone|pyramid] [--warm-up-steps N]
 //        [--warm-start on,off] [--scalar double,float] [--backend cpu|cuda] [--cuda-scratch-mb N] [--budget-s S]
-//        [--json]
+//        [--env-frame-skip N] [--json]
 #include <omp.h>
 
 #include <chrono>
@@ -67,13 +72,29 @@ struct Run {
   bool json;
   obliq::Backend backend;
   std::size_t cuda_scratch_bytes;
+  int env_frame_skip;  // > 0: time step_pd calls of this many steps (an environment's step)
 };
+
+// obliq.envs' actuators: every revolute joint, kp 80, kd 1, |tau| <= 30.
+obliq::PdTracking env_actuators(const obliq::model::Model& m) {
+  obliq::PdTracking pd;
+  for (int i = 0; i < m.nbodies(); ++i)
+    if (m.joint_type[i] == int(obliq::model::JointType::revolute)) {
+      pd.v_index.push_back(m.idx_v[i]);
+      pd.q_index.push_back(m.idx_q[i]);
+    }
+  pd.kp = 80;
+  pd.kd = 1;
+  pd.max_torque = 30;
+  return pd;
+}
 
 // One configuration: count copies dropped, stepped until min_time has passed; one line printed.
 template <class T>
 void run_one(const Run& r, const std::string& name, const obliq::model::Model& m, const std::string& integ,
              const std::string& warm, double mu, long count, int th) {
-  const double dt = 1e-3;
+  const int frame_skip = r.env_frame_skip;
+  const double dt = frame_skip > 0 ? 5e-3 : 1e-3;
   obliq::SimOptions o;
   o.friction = r.friction == "pyramid" ? obliq::friction::Formulation::pyramid : obliq::friction::Formulation::cone;
   o.integrator = integ == "event" ? obliq::sim::Integrator::event_driven : obliq::sim::Integrator::moreau_jean;
@@ -88,14 +109,24 @@ void run_one(const Run& r, const std::string& name, const obliq::model::Model& m
   sim.mu.setConstant(T(mu));
   if (name == "cradle") sim.v.col(0).setConstant(T(-0.5));
   if (name == "ball") sim.v.col(2).setConstant(T(-1.0));
+  const obliq::PdTracking pd = env_actuators(m);
+  std::vector<T> target(std::size_t(count) * pd.q_index.size());
+  for (std::size_t s = 0; s < std::size_t(count); ++s)
+    for (std::size_t j = 0; j < pd.q_index.size(); ++j) target[s * pd.q_index.size() + j] = sim.q(long(s), pd.q_index[j]);
+  const obliq::HostArray<const T> targets{target.data(), std::ptrdiff_t(pd.q_index.size()), 1};
   sim.step(T(dt), r.warm_up);  // warm-up (first touch of the buffers; with N steps: landed)
   long steps = 0, calls = 0;
   double elapsed = 0;
   int chunk = 1;
   const auto t0 = std::chrono::steady_clock::now();
   while (elapsed < r.min_time) {
-    sim.step(T(dt), chunk);
-    steps += chunk;
+    if (frame_skip > 0) {
+      sim.step_pd(T(dt), frame_skip, pd, targets);
+      steps += frame_skip;
+    } else {
+      sim.step(T(dt), chunk);
+      steps += chunk;
+    }
     ++calls;
     elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (elapsed < r.min_time / 4) chunk *= 2;
@@ -111,9 +142,10 @@ void run_one(const Run& r, const std::string& name, const obliq::model::Model& m
   if (r.json)
     std::printf(
         "{\"model\":\"%s\",\"integrator\":\"%s\",\"warm_start\":%s,\"mu\":%g,\"batch\":%ld,\"scalar\":\"%s\",\"backend\":\"%s\","
-        "\"threads\":%d,\"steps\":%ld,\"calls\":%ld,\"seconds\":%.6g,\"steps_per_s\":%.6g,\"failed\":%ld,\"impacts\":%ld}\n",
+        "\"threads\":%d,\"frame_skip\":%d,\"steps\":%ld,\"calls\":%ld,\"seconds\":%.6g,\"steps_per_s\":%.6g,"
+        "\"env_steps_per_s\":%.6g,\"failed\":%ld,\"impacts\":%ld}\n",
         name.c_str(), integ.c_str(), o.warm_start ? "true" : "false", mu, count, scalar, obliq::backend_name(r.backend), used,
-        steps, calls, elapsed, rate, bad, impacts);
+        frame_skip, steps, calls, elapsed, rate, frame_skip > 0 ? rate / frame_skip : 0.0, bad, impacts);
   else
     std::printf("%-10s %-7s %5s %5g %8ld %-6s %-7s %8d %14.4g %10.3g%s\n", name.c_str(), integ.c_str(), warm.c_str(), mu, count,
                 scalar, obliq::backend_name(r.backend), used, rate, 1e6 / rate * std::max(used, 1),
@@ -134,6 +166,7 @@ int main(int argc, char** argv) {
   int warm_up = 1;
   std::vector<std::string> warm_starts = {"off"};
   bool json = false;
+  int env_frame_skip = 0;
   std::vector<std::string> scalars = {"double"};
   double budget_s = 0;
   std::size_t cuda_scratch = 0;
@@ -157,6 +190,7 @@ int main(int argc, char** argv) {
     else if (a == "--warm-up-steps") warm_up = std::stoi(next());
     else if (a == "--warm-start") warm_starts = split(next());
     else if (a == "--json") json = true;
+    else if (a == "--env-frame-skip") env_frame_skip = std::stoi(next());
     else if (a == "--scalar") scalars = split(next());
     else if (a == "--budget-s") budget_s = std::stod(next());
     else if (a == "--cuda-scratch-mb") cuda_scratch = std::size_t(std::stoul(next())) << 20;
@@ -180,7 +214,7 @@ int main(int argc, char** argv) {
     std::printf("%-10s %-7s %5s %5s %8s %-6s %-7s %8s %14s %10s\n", "model", "integr", "warm", "mu", "batch", "scalar",
                 "backend", "threads", "steps/s", "us/step");
   const auto t_start = std::chrono::steady_clock::now();
-  Run run{friction, warm_up, min_time, json, backend, cuda_scratch};
+  Run run{friction, warm_up, min_time, json, backend, cuda_scratch, env_frame_skip};
   for (const auto& [name, m] : systems)
     for (const auto& integ : integrators)
       for (const auto& warm : warm_starts)
