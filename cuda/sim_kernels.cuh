@@ -70,7 +70,8 @@ void simulate_pd_configuration(const sim::BatchArrays<T>& h, const sim::StepPara
   if (scratch_bytes == 0) scratch_bytes = default_scratch_bytes();
   DeviceMemory<T> mem;
   const auto actuate = [&](const sim::BatchArrays<T>& d, const PdDeviceArrays<T>& a) {
-    pd_actuate_kernel<T><<<blocks_for(d.count, launch.block), launch.block>>>(d, a);
+    constexpr int block = 128;  // a few registers per thread: any block size fits
+    pd_actuate_kernel<T><<<blocks_for(d.count, block), block>>>(d, a);
     OBLIQ_CUDA_CHECK(cudaGetLastError());
   };
   run_pd_simulation(h, p, pd, frame_skip, scratch_bytes, mem, actuate, launch);
