@@ -24,7 +24,6 @@ import argparse
 import csv
 import json
 import time
-from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -32,8 +31,6 @@ import torch
 
 from obliq.envs import QuadrupedStandEnv, QuadrupedVelocityEnv
 from obliq.envs.solo12 import Solo12VelocityEnv
-
-SOLO12_URDF = Path(__file__).resolve().parents[2] / "models" / "solo12.urdf"
 
 TASKS = {
     # envs, steps per rollout, PPO settings, episode length for training and evaluation, per library
@@ -43,9 +40,8 @@ TASKS = {
     "velocity": dict(cls=QuadrupedVelocityEnv, episode=500, train_episode=1000, library="rsl_rl",
                      sb3=dict(envs=256, n_steps=48, batch=3072, epochs=5, lr=3e-4, net=[256, 128]),
                      rsl_rl=dict(envs=1024, n_steps=24, net=[128, 128, 128], init_std=0.5)),
-    # the velocity task on Solo-12 (models/solo12.urdf), same settings
-    "solo12-velocity": dict(cls=partial(Solo12VelocityEnv, urdf=SOLO12_URDF), episode=500, train_episode=1000,
-                            library="rsl_rl",
+    # the velocity task on Solo-12 (the package's models/solo12.urdf), same settings
+    "solo12-velocity": dict(cls=Solo12VelocityEnv, episode=500, train_episode=1000, library="rsl_rl",
                             sb3=dict(envs=256, n_steps=48, batch=3072, epochs=5, lr=3e-4, net=[256, 128]),
                             rsl_rl=dict(envs=1024, n_steps=24, net=[128, 128, 128], init_std=0.5)),
 }

@@ -7,10 +7,13 @@ gym = pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from gymnasium.vector import AutoresetMode  # noqa: E402
 
-from obliq.envs import Biped5BalanceEnv, QuadrupedStandEnv, QuadrupedVelocityEnv, SingleEnv  # noqa: E402
+from obliq.envs import (Biped5BalanceEnv, QuadrupedStandEnv, QuadrupedVelocityEnv, SingleEnv,  # noqa: E402
+                        Solo12VelocityEnv)
 
-ENVS = [Biped5BalanceEnv, QuadrupedStandEnv, QuadrupedVelocityEnv]
-HEIGHT = {Biped5BalanceEnv: 1, QuadrupedStandEnv: 2, QuadrupedVelocityEnv: 2}  # index of the base height in q
+# Solo12VelocityEnv with its default urdf: the Solo-12 URDF the installed package ships
+ENVS = [Biped5BalanceEnv, QuadrupedStandEnv, QuadrupedVelocityEnv, Solo12VelocityEnv]
+HEIGHT = {Biped5BalanceEnv: 1, QuadrupedStandEnv: 2, QuadrupedVelocityEnv: 2,
+          Solo12VelocityEnv: 2}  # index of the base height in q
 
 
 def rollout(env, seed, steps, action_seed=5):

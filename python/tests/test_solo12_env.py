@@ -1,6 +1,8 @@
 """Solo12VelocityEnv: the velocity task on the bundled Solo-12 URDF (models/solo12.urdf, meshes
-stripped from example-robot-data's): the model it loads, the stance it holds under its PD law, and
-the task's terms as on the built-in quadruped."""
+stripped from example-robot-data's): the model it loads, the copy the wheel ships (its default),
+the stance it holds under its PD law, the task's terms as on the built-in quadruped, and its
+Gymnasium id obliq/Solo12Velocity-v0 (test_envs.py and test_velocity_env.py run the checks every
+environment gets on it)."""
 import numpy as np
 import pytest
 
@@ -8,6 +10,7 @@ pytest.importorskip("gymnasium")
 from conftest import REPO  # noqa: E402
 
 from obliq import Model  # noqa: E402
+from obliq.envs import solo12  # noqa: E402
 from obliq.envs.solo12 import Solo12VelocityEnv  # noqa: E402
 
 URDF = REPO / "models" / "solo12.urdf"
@@ -46,3 +49,31 @@ def test_the_task_terms_as_on_the_builtin_quadruped():
     env.sim.q[1, 2] = 0.05  # below min_height
     _, _, term, _, _ = env.step(np.zeros((3, 12), np.float32))
     assert term.tolist() == [False, True, False]
+
+
+def test_the_default_urdf_is_the_packaged_copy_of_the_repositorys():
+    assert solo12.URDF.name == "solo12.urdf" and solo12.URDF.parent.name == "models"
+    assert solo12.URDF.read_bytes() == URDF.read_bytes()  # installed from models/solo12.urdf, not a second copy
+    env = Solo12VelocityEnv(2)
+    assert env.urdf == str(solo12.URDF)
+    assert env.model.joint_names == Model.from_urdf(str(URDF), free_base=True).joint_names
+    with pytest.raises(FileNotFoundError, match="urdf: no file"):
+        Solo12VelocityEnv(2, urdf=REPO / "models" / "no-such.urdf")
+
+
+def test_make_vec_gives_the_batched_env_deterministic_for_a_seed():
+    gym = pytest.importorskip("gymnasium")
+    import obliq.envs  # noqa: F401  (registers the ids)
+    runs = []
+    for _ in range(2):
+        venv = gym.make_vec("obliq/Solo12Velocity-v0", num_envs=4, max_episode_steps=20, threads=1)
+        assert type(venv) is Solo12VelocityEnv and venv.num_envs == 4
+        obs, _ = venv.reset(seed=9)
+        rng, out = np.random.default_rng(3), [obs]
+        for _ in range(25):  # through episode ends (a fall or the truncation at step 20) and their autoresets
+            out += list(venv.step(rng.uniform(-1, 1, (4, 12)).astype(np.float32))[:4])
+        runs.append(out)
+    for x, y in zip(*runs):
+        np.testing.assert_array_equal(x, y)
+    ended = [term | trunc for term, trunc in zip(runs[0][3::4], runs[0][4::4])]
+    assert np.any(ended), "the run went through an autoreset"

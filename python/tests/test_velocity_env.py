@@ -7,7 +7,7 @@ gym = pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 import obliq.envs  # noqa: E402,F401  (registers the ids)
-from obliq.envs import QuadrupedStandEnv, QuadrupedVelocityEnv, SingleEnv  # noqa: E402
+from obliq.envs import QuadrupedStandEnv, QuadrupedVelocityEnv, SingleEnv, Solo12VelocityEnv  # noqa: E402
 
 
 def test_commands_and_randomisation_drawn_per_episode_within_ranges():
@@ -77,7 +77,8 @@ def test_tracking_reward_is_highest_at_the_commanded_velocity():
 
 def test_gymnasium_ids():
     for env_id, cls in (("obliq/QuadrupedVelocity-v0", QuadrupedVelocityEnv),
-                        ("obliq/QuadrupedStand-v0", QuadrupedStandEnv)):
+                        ("obliq/QuadrupedStand-v0", QuadrupedStandEnv),
+                        ("obliq/Solo12Velocity-v0", Solo12VelocityEnv)):
         venv = gym.make_vec(env_id, num_envs=5, max_episode_steps=7)
         assert type(venv) is cls and venv.num_envs == 5 and venv.max_episode_steps == 7
         obs, _ = venv.reset(seed=0)
@@ -88,8 +89,9 @@ def test_gymnasium_ids():
     assert "obliq/Biped5Balance-v0" in gym.registry
 
 
-def test_env_checker_on_a_registered_single_env():
-    check_env(gym.make("obliq/QuadrupedVelocity-v0").unwrapped, skip_render_check=True)
+@pytest.mark.parametrize("env_id", ["obliq/QuadrupedVelocity-v0", "obliq/Solo12Velocity-v0"])
+def test_env_checker_on_a_registered_single_env(env_id):
+    check_env(gym.make(env_id).unwrapped, skip_render_check=True)
 
 
 def test_only_positive_rewards_clips_the_total_at_zero():

@@ -9,7 +9,7 @@ one-copy vector environment as a `gymnasium.Env` (for `gymnasium.utils.env_check
     QuadrupedStandEnv  quadruped dropped with a random attitude and joints: land, stand up, hold
     QuadrupedVelocityEnv quadruped on flat ground tracking a commanded forward, lateral and yaw
                        velocity, friction and restitution randomised per episode
-    Solo12VelocityEnv  the same task on Solo-12 from a URDF (urdf=".../models/solo12.urdf")
+    Solo12VelocityEnv  the same task on Solo-12 from its URDF (the package's obliq/models/solo12.urdf)
 
 Importing obliq.envs registers them with Gymnasium (registration.py): gymnasium.make_vec(
 "obliq/QuadrupedVelocity-v0", num_envs=N) and gymnasium.make("obliq/QuadrupedStand-v0").

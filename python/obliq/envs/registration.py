@@ -14,6 +14,7 @@ from .base import SingleEnv
 ENVIRONMENTS = {
     "obliq/QuadrupedStand-v0": "obliq.envs.quadruped:QuadrupedStandEnv",
     "obliq/QuadrupedVelocity-v0": "obliq.envs.velocity:QuadrupedVelocityEnv",
+    "obliq/Solo12Velocity-v0": "obliq.envs.solo12:Solo12VelocityEnv",  # the wheel's models/solo12.urdf
     "obliq/Biped5Balance-v0": "obliq.envs.biped5:Biped5BalanceEnv",
 }
 
