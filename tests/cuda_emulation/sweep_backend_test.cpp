@@ -4,7 +4,8 @@
 // before it tries dlopen (src/cpu/cuda_backend.cpp), so Backend::cuda here runs, on the host,
 // the glue and kernel bodies the device runs: the fused impact kernel's body over interleaved
 // host arrays (host_glue.hpp), cuda/friction_glue.hpp's sequence with friction_body, and
-// cuda/sim_glue.hpp's sequence with sim_step_body, each in several chunks. What is not emulated
+// cuda/sim_glue.hpp's sequence with the Simulator's kernel bodies (sim_emulation.hpp: the
+// Moreau-Jean phases, or the event-driven step), each in several chunks. What is not emulated
 // is the real table's upload / method choice / launch (cuda/device_batch.cpp) and the device.
 //
 // A sweep on the emulated device must give the cpu sweep's answers: the same status, count and
