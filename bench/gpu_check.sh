@@ -131,7 +131,7 @@ if [ "$mode" != prebuilt ]; then
   # The Simulator's kernel files first (cuda/sim_kernels/: one per configuration and scalar
   # type, 16), as many at once as MemAvailable allows, then the rest with $JOBS. At sm_90 -O3
   # (2026-12-07, per file: docs/cuda.md "Registers, stack and spills at sm_90") the Moreau-Jean
-  # files' ptxas takes up to 8.7 GB and 9.3 min of CPU: 10 GB each; the event-driven model files'
+  # files' ptxas takes up to 8.7 GiB and 12.2 min of CPU (three phase kernels each): 10 GB each; the event-driven model files'
   # (frictional or not) ran out of a 14 GB cap after 13-16 min of CPU, so the event-driven files
   # get 21 GB each (what the single kernel of before the split took) and a step of their own, 4 h.
   mem_gb=$(awk '/^MemAvailable:/ {printf "%d", $2 / 1048576}' /proc/meminfo 2>/dev/null)

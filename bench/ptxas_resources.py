@@ -27,8 +27,9 @@ def demangle(names):
 
 
 # Enumerators of the kernels' template arguments, which c++filt prints as casts ("(obliq::sim::
-# Integrator)0"): the Simulator's kernels (cuda/sim_body.hpp).
-ENUMERATORS = {"SimSystems": ["model", "raw"], "Integrator": ["moreau_jean", "event_driven"]}
+# Integrator)0"): the Simulator's kernels and Moreau-Jean's phase kernels (cuda/sim_body.hpp).
+ENUMERATORS = {"SimSystems": ["model", "raw"], "Integrator": ["moreau_jean", "event_driven"],
+               "MoreauJeanPhase": ["evaluate", "contact_solve", "finish"]}
 
 
 def strip_parameters(name):

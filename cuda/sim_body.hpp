@@ -11,6 +11,14 @@
 // frictionless branch either way (sim::frictional), and with mu's pointer a constant null the
 // compiler drops the frictional code.
 //
+// Moreau-Jean runs as three kernels per step, one per phase of the step (sim::MoreauJeanPhase:
+// evaluate, contact solve, finish; include/obliq/sim/moreau_jean.hpp), so that ptxas allocates
+// registers for each phase alone: sim_phase_body is what one thread of a phase kernel does, and
+// sim_chunk_launches the order of a chunk's launches (every phase over the whole chunk before the
+// next, `steps` times). The phases hand each other the scenario's frame, the first elements of its
+// arena; the chunk's scratch persists across the launches. The event-driven configurations keep
+// one kernel per call (sim_step_body).
+//
 // Scratch is contiguous per scenario (arena stride 1): the model layer carves its per-state data
 // (model::data_view) out of one stride-1 block, so an interleaved arena would need a strided
 // DataView first.
@@ -48,6 +56,39 @@ OBLIQ_HD void sim_step_body(const sim::BatchArrays<T>& b, const sim::StepParams<
     sim::advance_with<I>(sim::model_system_at(b.model, b.gravity, s), p, c, dt, steps, st, arena);
   else
     sim::advance_with<I>(sim::linear_system_at(b.raw, s), p, c, dt, steps, st, arena);
+}
+
+// One thread of the kernel of Moreau-Jean's phase P: that phase of one step of scenario s0 + i
+// (nothing for a scenario whose status is not ok). sim_chunk_launches runs the phases in order.
+template <class T, SimSystems K, bool Frictional, sim::MoreauJeanPhase P>
+OBLIQ_HD void sim_phase_body(const sim::BatchArrays<T>& b, const sim::StepParams<T>& p, T dt, std::size_t s0,
+                             std::size_t chunk, std::size_t i, T* scratch, std::size_t ws) {
+  if (i >= chunk) return;
+  const std::size_t s = s0 + i;
+  Arena<T> arena = arena_at(scratch, i, chunk, ws, false);
+  sim::ControlView<T> c = sim::controls_at(b.controls, s);
+  if constexpr (!Frictional) c.mu = {};
+  const sim::StateView<T> st = sim::state_at(b.state, s);
+  if constexpr (K == SimSystems::model)
+    sim::moreau_jean_phase<P>(sim::model_system_at(b.model, b.gravity, s), p, c, dt, st, arena);
+  else
+    sim::moreau_jean_phase<P>(sim::linear_system_at(b.raw, s), p, c, dt, st, arena);
+}
+
+// The launches of one chunk's call of `steps` steps with integrator I, in order: Moreau-Jean,
+// per step, phase.template operator()<P>() for evaluate, contact_solve, finish (each one kernel
+// over the whole chunk); event-driven, whole() once (sim_step_body). The device
+// (cuda/sim_kernels.cuh) and the emulation (tests/cuda_emulation) both run this sequence.
+template <sim::Integrator I, class Whole, class Phase> void sim_chunk_launches(int steps, Whole&& whole, Phase&& phase) {
+  if constexpr (I == sim::Integrator::moreau_jean) {
+    for (int k = 0; k < steps; ++k) {
+      phase.template operator()<sim::MoreauJeanPhase::evaluate>();
+      phase.template operator()<sim::MoreauJeanPhase::contact_solve>();
+      phase.template operator()<sim::MoreauJeanPhase::finish>();
+    }
+  } else {
+    whole();
+  }
 }
 
 // Scratch elements of one scenario: the frictionless step's workspace, or (frictional) the larger

@@ -2,12 +2,16 @@
 // thread per scenario, one kernel per configuration of a batch (model or raw systems,
 // Moreau-Jean or event-driven, frictional or not: cuda/sim_body.hpp), each instantiated for one
 // scalar type in its own file of cuda/sim_kernels/ (so that ptxas sees one configuration's code
-// at a time and a parallel build assembles several at once). The kernel is a one-line wrapper
-// around sim_step_body (the same advance_with() as the cpu Simulator); the call sequence
+// at a time and a parallel build assembles several at once). Moreau-Jean is three kernels, one
+// per phase of the step (sim_phase_kernel: evaluate, contact solve, finish; the phases of the cpu
+// step, sim::moreau_jean_phase), launched per step in sim_chunk_launches' order over the chunk's
+// persisting scratch; event-driven one kernel per call, a wrapper around sim_step_body (the same
+// advance_with() as the cpu Simulator). The call sequence
 // (copies, chunks, copy back) is cuda/sim_glue.hpp's, run here with device memory
 // (cuda/device_memory.hpp). The PD-tracked step (Simulator::step_pd) is cuda/sim_pd.hpp's
-// sequence: an actuator kernel, then the step kernel, frame_skip times. All of it is emulated
-// on the host in CI (tests/cuda_emulation/simulator_glue_test.cpp, simulator_pd_test.cpp).
+// sequence: an actuator kernel, then one step's kernels, frame_skip times. All of it is
+// emulated on the host in CI (tests/cuda_emulation: simulator_glue_test.cpp,
+// simulator_phases_test.cpp, simulator_pd_test.cpp).
 #pragma once
 
 #include <stdexcept>
@@ -33,23 +37,56 @@ __global__ void pd_actuate_kernel(sim::BatchArrays<T> d, PdDeviceArrays<T> a) {
   pd_actuate_body(d, a, std::size_t(blockIdx.x) * blockDim.x + threadIdx.x);
 }
 
-// The step kernel of configuration (K, I, Frictional) as run_simulation's launch: `steps` steps
-// of the chunk's scenarios. Throws std::logic_error when the batch is not of that configuration.
+// Moreau-Jean's phase P over a chunk (one launch per phase and step: sim_chunk_launches).
+template <class T, SimSystems K, bool Frictional, sim::MoreauJeanPhase P>
+__global__ void sim_phase_kernel(sim::BatchArrays<T> b, sim::StepParams<T> p, T dt, std::size_t s0, std::size_t chunk,
+                                 T* scratch, std::size_t ws) {
+  sim_phase_body<T, K, Frictional, P>(b, p, dt, s0, chunk, std::size_t(blockIdx.x) * blockDim.x + threadIdx.x, scratch,
+                                      ws);
+}
+
+// Threads per block of a kernel: 64, at most what its registers allow.
+template <class Kernel> int sim_block_size(Kernel kernel) {
+  cudaFuncAttributes attributes{};
+  OBLIQ_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  return std::min(64, attributes.maxThreadsPerBlock);
+}
+
+// The kernels of configuration (K, I, Frictional) as run_simulation's launch: `steps` steps of
+// the chunk's scenarios, in sim_chunk_launches' order (Moreau-Jean: the three phase kernels per
+// step; event-driven: the step kernel once). Throws std::logic_error when the batch is not of
+// that configuration.
 template <class T, SimSystems K, sim::Integrator I, bool Frictional> struct StepLaunch {
   sim::StepParams<T> p;
   T dt;
   int steps;
-  int block = 64;
+  int step_block = 0, phase_block[3] = {0, 0, 0};  // threads per block of each kernel launched
   StepLaunch(const sim::BatchArrays<T>& h, const sim::StepParams<T>& p, T dt, int steps) : p(p), dt(dt), steps(steps) {
     if (!(sim_configuration(h, p) == SimConfiguration{K, I, Frictional}))
       throw std::logic_error("backend cuda: the Simulator's kernel is not the batch's configuration");
-    cudaFuncAttributes attributes{};
-    OBLIQ_CUDA_CHECK(cudaFuncGetAttributes(&attributes, sim_step_kernel<T, K, I, Frictional>));
-    block = std::min(block, attributes.maxThreadsPerBlock);
+    if constexpr (I == sim::Integrator::moreau_jean) {
+      phase_block[0] = sim_block_size(sim_phase_kernel<T, K, Frictional, sim::MoreauJeanPhase::evaluate>);
+      phase_block[1] = sim_block_size(sim_phase_kernel<T, K, Frictional, sim::MoreauJeanPhase::contact_solve>);
+      phase_block[2] = sim_block_size(sim_phase_kernel<T, K, Frictional, sim::MoreauJeanPhase::finish>);
+    } else {
+      step_block = sim_block_size(sim_step_kernel<T, K, I, Frictional>);
+    }
   }
   void operator()(const sim::BatchArrays<T>& d, std::size_t s0, std::size_t n, T* scratch, std::size_t ws) const {
-    sim_step_kernel<T, K, I, Frictional><<<blocks_for(n, block), block>>>(d, p, dt, steps, s0, n, scratch, ws);
-    OBLIQ_CUDA_CHECK(cudaGetLastError());
+    sim_chunk_launches<I>(
+        steps,
+        [&] {
+          if constexpr (I != sim::Integrator::moreau_jean) {
+            sim_step_kernel<T, K, I, Frictional><<<blocks_for(n, step_block), step_block>>>(d, p, dt, steps, s0, n,
+                                                                                            scratch, ws);
+            OBLIQ_CUDA_CHECK(cudaGetLastError());
+          }
+        },
+        [&]<sim::MoreauJeanPhase P>() {
+          const int block = phase_block[int(P)];
+          sim_phase_kernel<T, K, Frictional, P><<<blocks_for(n, block), block>>>(d, p, dt, s0, n, scratch, ws);
+          OBLIQ_CUDA_CHECK(cudaGetLastError());
+        });
   }
 };
 

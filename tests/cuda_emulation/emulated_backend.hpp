@@ -4,8 +4,9 @@
 // takes before it tries dlopen (src/cpu/cuda_backend.cpp), so Backend::cuda here runs, on the
 // host, the glue and kernel bodies the device runs: the fused impact kernel's body over
 // interleaved host arrays (host_glue.hpp), cuda/friction_glue.hpp's sequence with
-// friction_body, cuda/sim_glue.hpp's sequence with sim_step_body, and cuda/sim_pd.hpp's with
-// pd_actuate_body and sim_step_body, each in several chunks. What is not emulated is the real
+// friction_body, cuda/sim_glue.hpp's sequence with the Simulator's kernel bodies
+// (sim_emulation.hpp: the Moreau-Jean phases, or the event-driven step), and cuda/sim_pd.hpp's
+// with pd_actuate_body before them, each in several chunks. What is not emulated is the real
 // table's upload / method choice / launch (cuda/device_batch.cpp, cuda/sim_kernels.cuh) and the
 // device. Without the CUDA backend in the build the loader never looks for the symbol: the
 // tests that need it skip (emulated_backend_loaded()).

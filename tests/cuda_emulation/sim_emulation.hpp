@@ -1,11 +1,14 @@
 // tests/cuda_emulation/sim_emulation.hpp: the cuda backend's Simulator step and PD-tracked step
-// on the host: what cuda/sim_dispatch.cpp and cuda/sim_kernels.cuh do (the kernel of the batch's
+// on the host: what cuda/sim_dispatch.cpp and cuda/sim_kernels.cuh do (the kernels of the batch's
 // configuration, cuda/sim_glue.hpp's and cuda/sim_pd.hpp's sequences), with host vectors as the
-// memory and, in place of each launch, a host loop over the kernel's body (cuda/sim_body.hpp's
-// for the configuration, cuda/sim_pd.hpp's actuators), scenarios in reverse order.
+// memory and, in place of each kernel launch, a host loop over that kernel's body
+// (cuda/sim_body.hpp's, cuda/sim_pd.hpp's actuators), scenarios in reverse order: the launches
+// of a chunk in sim_chunk_launches' order (Moreau-Jean: per step, each phase over the whole
+// chunk before the next; event-driven: the step body once).
 #pragma once
 
 #include <cstddef>
+#include <functional>
 
 #include "host_memory.hpp"
 #include "sim_glue.hpp"
@@ -13,11 +16,34 @@
 
 namespace obliq::emulation {
 
+// Called after each phase launch of a Moreau-Jean chunk: (the copy d, s0, n, scratch, ws, phase).
+template <class T>
+using AfterPhase = std::function<void(const sim::BatchArrays<T>& d, std::size_t s0, std::size_t n, T* scratch,
+                                      std::size_t ws, sim::MoreauJeanPhase phase)>;
+
+// What StepLaunch (cuda/sim_kernels.cuh) launches for one chunk, `steps` steps, as host loops.
+template <class T, cuda::detail::SimSystems K, sim::Integrator I, bool Frictional>
+void emulated_chunk(const sim::BatchArrays<T>& d, const sim::StepParams<T>& p, T dt, int steps, std::size_t s0,
+                    std::size_t n, T* scratch, std::size_t ws, const AfterPhase<T>& after_phase = {}) {
+  namespace cu = obliq::cuda::detail;
+  cu::sim_chunk_launches<I>(
+      steps,
+      [&] {
+        for (std::size_t i = n; i-- > 0;) cu::sim_step_body<T, K, I, Frictional>(d, p, dt, steps, s0, n, i, scratch, ws);
+      },
+      [&]<sim::MoreauJeanPhase P>() {
+        for (std::size_t i = n; i-- > 0;) cu::sim_phase_body<T, K, Frictional, P>(d, p, dt, s0, n, i, scratch, ws);
+        if (after_phase) after_phase(d, s0, n, scratch, ws, P);
+      });
+}
+
 // One step of batch h with scratch_bytes of scratch; returns the number of chunks run, and the
-// configuration of the body that ran (its template arguments) in `ran` when given.
+// configuration of the body that ran (its template arguments) in `ran` when given; after_phase
+// after each phase launch when given.
 template <class T>
 int emulated_simulate(const sim::BatchArrays<T>& h, const sim::StepParams<T>& p, T dt, int steps,
-                      std::size_t scratch_bytes, cuda::detail::SimConfiguration* ran = nullptr) {
+                      std::size_t scratch_bytes, cuda::detail::SimConfiguration* ran = nullptr,
+                      const AfterPhase<T>& after_phase = {}) {
   namespace cu = obliq::cuda::detail;
   HostMemory<T> mem;
   int chunks = 0;
@@ -26,15 +52,14 @@ int emulated_simulate(const sim::BatchArrays<T>& h, const sim::StepParams<T>& p,
     cu::run_simulation(h, p, scratch_bytes, mem,
                        [&](const sim::BatchArrays<T>& d, std::size_t s0, std::size_t n, T* scratch, std::size_t ws) {
                          ++chunks;
-                         for (std::size_t i = n; i-- > 0;)
-                           cu::sim_step_body<T, K, I, Frictional>(d, p, dt, steps, s0, n, i, scratch, ws);
+                         emulated_chunk<T, K, I, Frictional>(d, p, dt, steps, s0, n, scratch, ws, after_phase);
                        });
   });
   return chunks;
 }
 
 // One step_pd of batch h (the actuators pd, host arrays) with scratch_bytes of scratch; returns
-// the number of step launches (chunks times frame_skip).
+// the number of chunk launches (chunks times frame_skip).
 template <class T>
 int emulated_simulate_pd(const sim::BatchArrays<T>& h, const sim::StepParams<T>& p, const sim::PdArrays<T>& pd, T dt,
                          int frame_skip, std::size_t scratch_bytes) {
@@ -49,7 +74,7 @@ int emulated_simulate_pd(const sim::BatchArrays<T>& h, const sim::StepParams<T>&
         },
         [&](const sim::BatchArrays<T>& d, std::size_t s0, std::size_t n, T* scratch, std::size_t ws) {
           ++launches;
-          for (std::size_t i = n; i-- > 0;) cu::sim_step_body<T, K, I, Frictional>(d, p, dt, 1, s0, n, i, scratch, ws);
+          emulated_chunk<T, K, I, Frictional>(d, p, dt, 1, s0, n, scratch, ws);
         });
   });
   return launches;

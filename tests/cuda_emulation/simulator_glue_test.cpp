@@ -1,9 +1,10 @@
 // tests/cuda_emulation/simulator_glue_test.cpp: the cuda backend's Simulator step emulated on the
 // host: cuda/sim_glue.hpp's sequence (the model flattened and copied, raw systems, state and
 // controls copied, chunks cut by scratch size, the state copied back) with host vectors as the
-// memory and a host loop over the body of the batch's configuration (cuda/sim_body.hpp, one
-// kernel per configuration; sim_emulation.hpp) per chunk, scenarios in reverse order, scratch
-// filled with NaN. It must reproduce the cpu Simulator bit for bit:
+// memory and a host loop over the bodies of the batch's configuration (cuda/sim_body.hpp, its
+// own kernels per configuration: Moreau-Jean's three phase kernels per step, each over the whole
+// chunk before the next, or the event-driven step kernel; sim_emulation.hpp) per chunk, scenarios
+// in reverse order, scratch filled with NaN. It must reproduce the cpu Simulator bit for bit:
 // both run the same advance() on the same data with the same arena sizes per call... except
 // that the emulated arena is the chunk's (largest) workspace, which only ever changes whether
 // an overflow happens, never a value.
@@ -207,9 +208,12 @@ TEST(SimulatorGlue, SharedTorquesAreGathered) {
   cu::run_simulation(h, p, std::size_t(1) << 24, mem,
                      [&](const obliq::sim::BatchArrays<double>& d, std::size_t s0, std::size_t n, double* scratch,
                          std::size_t w) {
-                       for (std::size_t i = 0; i < n; ++i)
-                         cu::sim_step_body<double, cu::SimSystems::model, Integrator::moreau_jean, true>(d, p, 2e-3, 20, s0,
-                                                                                                     n, i, scratch, w);
+                       cu::sim_chunk_launches<Integrator::moreau_jean>(
+                           20, [] { ADD_FAILURE() << "Moreau-Jean runs its phase kernels"; },
+                           [&]<obliq::sim::MoreauJeanPhase P>() {
+                             for (std::size_t i = 0; i < n; ++i)
+                               cu::sim_phase_body<double, cu::SimSystems::model, true, P>(d, p, 2e-3, s0, n, i, scratch, w);
+                           });
                      });
   EXPECT_GT(expect_same_state(cpu, emu, "biped5 shared torques"), 0);
   for (std::size_t s = 0; s < 4; ++s) EXPECT_EQ(emu.status[s], Status::ok);

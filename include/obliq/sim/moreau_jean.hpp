@@ -77,74 +77,175 @@ OBLIQ_HD int approaching_rows(MatView<const T> A_u, VecView<const T> v, VecView<
   return c;
 }
 
+// The step in three phases, each a per-scenario function of its own (the cuda backend runs each
+// as its own kernel over a chunk, cuda/sim_body.hpp, so that ptxas allocates registers per
+// phase), which communicate only through the scenario's frame: the first elements of its arena,
+// carved the same way by every phase (take_moreau_jean_frame). Anything a phase takes after the
+// frame is its own scratch, released on return; a later phase must not read it. A phase that
+// fails records the scenario's status; a phase does nothing for a scenario whose status is not
+// ok. moreau_jean_step is the three in sequence.
+enum class MoreauJeanPhase : int {
+  evaluate = 0,       // (a) the system at (q_k, v_k), the free impulse, the predicted gaps
+  contact_solve = 1,  // (b) the impact law: v_{k+1}, the rows taking part
+  finish = 2,         // (c) the counters, q_{k+1}, v_{k+1}, t_{k+1}
+};
+
+// What the phases hand each other, at the start of the scenario's arena.
+template <class T> struct MoreauJeanFrame {
+  SystemEval<T> ev;   // (a) -> (b), (c): M, h, A, phi, Adot v at (q_k, v_k); A_t with friction
+  VecView<T> i_u;     // (a) -> (b): the applied impulse h (u - h(q_k, v_k))
+  VecView<T> g_u;     // (a) -> (b): the predicted gaps g_i = phi_i + gamma h (A_u v_k)_i
+  VecView<T> v_plus;  // (b) -> (c): v_{k+1}
+};
+
+// The frame's elements (friction: with the tangent rows A_t, (dim - 1) m_u x nv).
+template <class T> OBLIQ_HD std::size_t moreau_jean_frame_size(int nv, int m_b, int m_u, int dim) {
+  const std::size_t t = dim > 0 ? std::size_t(dim - 1) * m_u : 0;
+  return system_eval_size<T>(nv, m_b + m_u) + t * nv + 2 * std::size_t(nv) + std::size_t(m_u);
+}
+
+// The frame, carved from the arena's current mark (the same views for every phase of a step;
+// the tangent rows only when the scenario is frictional). arena.overflow when it does not fit.
 template <class T, class System>
-OBLIQ_HD Status moreau_jean_step(const System& sys, const StepParams<T>& p, const ControlView<T>& c, T h,
-                                 const StateView<T>& s, Arena<T>& arena) {
+OBLIQ_HD MoreauJeanFrame<T> take_moreau_jean_frame(const System& sys, bool with_friction, Arena<T>& arena) {
+  const int nv = sys.nv(), m_u = sys.m_u();
+  MoreauJeanFrame<T> f;
+  f.ev = take_system_eval(sys, arena);
+  if (with_friction) f.ev.A_t = arena.mat((sys.dim() - 1) * m_u, nv);
+  f.i_u = arena.vec(nv);
+  f.g_u = arena.vec(m_u);
+  f.v_plus = arena.vec(nv);
+  return f;
+}
+
+// (a) Evaluate: M, h, A, phi (and A_t with friction) at (q_k, v_k) by the system, then
+//   free impulse     i_u = h (u - h(q_k, v_k))           (v_f = v_k + M^-1 i_u)
+//   predicted gaps   g_i = phi_i + gamma h (A_u v_k)_i;  row i takes part iff g_i <= 0
+template <class T, class System>
+OBLIQ_HD Status moreau_jean_evaluate(const System& sys, const StepParams<T>& p, const ControlView<T>& c, T h,
+                                     const StateView<T>& s, Arena<T>& arena) {
+  if (*s.status != Status::ok) return *s.status;
+  const int nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u();
+  const bool with_friction = frictional(c, m_u);
+  const std::size_t mark = arena.mark();
+  const MoreauJeanFrame<T> f = take_moreau_jean_frame(sys, with_friction, arena);
+  if (arena.overflow) return *s.status = Status::bad_shape;
+  const VecView<const T> v = s.v.as_const();
+  const Status st = sys.evaluate(s.q.as_const(), v, f.ev, arena);
+  if (st == Status::ok) {
+    for (int i = 0; i < nv; ++i) f.i_u[i] = h * (c.u[i] - f.ev.h[i]);
+    for (int i = 0; i < m_u; ++i) {
+      T w = dense::dot(f.ev.A.row(m_b + i), v);
+      // With friction a resting row (|A v| <= vel_tol) predicts its gap as phi: the frictional
+      // solver returns a held contact's normal velocity as zero to round-off only, of either sign.
+      if (with_friction && abs_(w) <= p.vel_tol) w = T(0);
+      f.g_u[i] = f.ev.phi[m_b + i] + p.gamma * h * w;
+    }
+  }
+  arena.release(mark);
+  return *s.status = st;
+}
+
+// (b) Contact solve: the impact law on the rows with g_i <= 0 (and every bilateral row),
+//   v_{k+1} = argmin 1/2 |v - v_f|_M^2  s.t.  A_b v = 0 and, on the rows taking part,
+//   A_u v = -e A_u v_k (projection law) or A_u v >= -e A_u v_k, lambda >= 0, complementary
+//   (complementarity law): the core's impact() with the predicted gaps as its gaps (gap_tol 0,
+//   no velocity condition), or with friction its frictional impact on the same rows plus their
+//   tangent rows (Coulomb's law, docs/friction.md (F9) with e_t = 0). Writes v_{k+1} to the
+//   frame and the rows taking part to s.active; v_k is still s.v.
+template <class T, class System>
+OBLIQ_HD Status moreau_jean_contact_solve(const System& sys, const StepParams<T>& p, const ControlView<T>& c,
+                                          const StateView<T>& s, Arena<T>& arena) {
   if (*s.status != Status::ok) return *s.status;
   const int nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u(), m = m_b + m_u;
   const bool with_friction = frictional(c, m_u);
   const std::size_t mark = arena.mark();
-  SystemEval<T> ev = take_system_eval(sys, arena);
-  if (with_friction) ev.A_t = arena.mat((sys.dim() - 1) * m_u, nv);
-  VecView<T> i_u = arena.vec(nv), g_u = arena.vec(m_u), v_plus = arena.vec(nv), impulse = arena.vec(nv),
-             v_theta = arena.vec(nv), lambda = arena.vec(m);
-  const VecView<std::uint8_t> last_active = take_flags(m_u, arena);  // the LCP's first guess
+  const MoreauJeanFrame<T> f = take_moreau_jean_frame(sys, with_friction, arena);
+  // The solve's own scratch: the impact's other outputs, the LCP's first guess.
+  VecView<T> impulse = arena.vec(nv), lambda = arena.vec(m);
+  const VecView<std::uint8_t> last_active = take_flags(m_u, arena);
   T* energies = arena.take(3);
   if (arena.overflow) return *s.status = Status::bad_shape;
   const VecView<const T> v = s.v.as_const();
-  Status st = sys.evaluate(s.q.as_const(), v, ev, arena);
-  if (st == Status::ok) {
-    for (int i = 0; i < nv; ++i) i_u[i] = h * (c.u[i] - ev.h[i]);
-    for (int i = 0; i < m_u; ++i) {
-      T w = dense::dot(ev.A.row(m_b + i), v);
-      // With friction a resting row (|A v| <= vel_tol) predicts its gap as phi: the frictional
-      // solver returns a held contact's normal velocity as zero to round-off only, of either sign.
-      if (with_friction && abs_(w) <= p.vel_tol) w = T(0);
-      g_u[i] = ev.phi[m_b + i] + p.gamma * h * w;
-    }
-    StepParams<T> rule = p;  // rows: predicted gap <= 0, whatever their velocity
-    rule.gap_tol = T(0);
-    rule.vel_tol = no_velocity_condition<T>();
-    ScenarioView<T> in = impact_problem(ev, m_b, m_u, v, g_u.as_const(), i_u.as_const(), c.e, rule);
-    if (p.warm_start) {
-      dense::copy(s.active.as_const(), last_active);  // s.active is the impact's output: keep a copy
-      in.warm_active = last_active.as_const();         // the rows that took part in the last step
-    }
-    std::uint8_t consistent = 0;
-    ImpactView<T> out{v_plus, impulse, lambda, s.active, energies, energies + 1, &consistent};
-    if (with_friction) {
-      friction::FrictionView<T> fr;
-      fr.dim = sys.dim();
-      fr.A_t = ev.A_t.as_const();
-      fr.mu = c.mu;
-      fr.formulation = p.friction;
-      fr.directions = p.facets;
-      fr.lcp_solver = p.friction_lcp_solver;
-      const VecView<T> lambda_t = arena.vec(ev.A_t.rows);
-      st = arena.overflow ? Status::bad_shape
-                          : friction::impact(in, fr, out, friction::FrictionOutView<T>{lambda_t, {}, nullptr}, arena);
-    } else {
-      st = impact(in, out, arena);
-    }
-    if (st == Status::ok) {
-      const int hits = approaching_rows(in.A_u, v, s.active.as_const(), p.vel_tol);
-      int taking_part = 0;
-      for (int i = 0; i < m_u; ++i) taking_part += s.active[i];
-      *s.impacts += hits;
-      *s.lcp_solves += (p.law == Law::complementarity && taking_part > 0) ? 1 : 0;
-      for (int i = 0; i < nv; ++i) v_theta[i] = (T(1) - p.theta) * v[i] + p.theta * v_plus[i];
-      sys.integrate(s.q.as_const(), v_theta.as_const(), h, s.q);
-      if (hits > 0) {
-        *s.last_impact_time = *s.t;
-        dense::copy(v_plus.as_const(), s.last_impact_v);
-      }
-      dense::copy(v_plus.as_const(), s.v);
-      *s.t += h;
-    }
+  StepParams<T> rule = p;  // rows: predicted gap <= 0, whatever their velocity
+  rule.gap_tol = T(0);
+  rule.vel_tol = no_velocity_condition<T>();
+  ScenarioView<T> in = impact_problem(f.ev, m_b, m_u, v, f.g_u.as_const(), f.i_u.as_const(), c.e, rule);
+  if (p.warm_start) {
+    dense::copy(s.active.as_const(), last_active);  // s.active is the impact's output: keep a copy
+    in.warm_active = last_active.as_const();         // the rows that took part in the last step
+  }
+  std::uint8_t consistent = 0;
+  ImpactView<T> out{f.v_plus, impulse, lambda, s.active, energies, energies + 1, &consistent};
+  Status st;
+  if (with_friction) {
+    friction::FrictionView<T> fr;
+    fr.dim = sys.dim();
+    fr.A_t = f.ev.A_t.as_const();
+    fr.mu = c.mu;
+    fr.formulation = p.friction;
+    fr.directions = p.facets;
+    fr.lcp_solver = p.friction_lcp_solver;
+    const VecView<T> lambda_t = arena.vec(f.ev.A_t.rows);
+    st = arena.overflow ? Status::bad_shape
+                        : friction::impact(in, fr, out, friction::FrictionOutView<T>{lambda_t, {}, nullptr}, arena);
+  } else {
+    st = impact(in, out, arena);
   }
   arena.release(mark);
-  *s.status = st;
-  return st;
+  return *s.status = st;
+}
+
+// (c) Finish: the counters (an impact: a row taking part that approaches, (A_u v_k)_i <
+// -vel_tol; one LCP solve per step with rows taking part under the complementarity law), then
+//   position   q_{k+1} = q_k (+) h ((1 - theta) v_k + theta v_{k+1})
+// and v_{k+1}, t_{k+1} = t_k + h into the state (with the last impact's time and velocity).
+template <class T, class System>
+OBLIQ_HD Status moreau_jean_finish(const System& sys, const StepParams<T>& p, const ControlView<T>& c, T h,
+                                   const StateView<T>& s, Arena<T>& arena) {
+  if (*s.status != Status::ok) return *s.status;
+  const int nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u();
+  const std::size_t mark = arena.mark();
+  const MoreauJeanFrame<T> f = take_moreau_jean_frame(sys, frictional(c, m_u), arena);
+  const VecView<T> v_theta = arena.vec(nv);
+  if (arena.overflow) return *s.status = Status::bad_shape;
+  const VecView<const T> v = s.v.as_const();
+  const int hits = approaching_rows(f.ev.A.as_const().block(m_b, 0, m_u, nv), v, s.active.as_const(), p.vel_tol);
+  int taking_part = 0;
+  for (int i = 0; i < m_u; ++i) taking_part += s.active[i];
+  *s.impacts += hits;
+  *s.lcp_solves += (p.law == Law::complementarity && taking_part > 0) ? 1 : 0;
+  for (int i = 0; i < nv; ++i) v_theta[i] = (T(1) - p.theta) * v[i] + p.theta * f.v_plus[i];
+  sys.integrate(s.q.as_const(), v_theta.as_const(), h, s.q);
+  if (hits > 0) {
+    *s.last_impact_time = *s.t;
+    dense::copy(f.v_plus.as_const(), s.last_impact_v);
+  }
+  dense::copy(f.v_plus.as_const(), s.v);
+  *s.t += h;
+  arena.release(mark);
+  return *s.status;
+}
+
+// Phase P of one step (the cuda backend's phase kernels call this).
+template <MoreauJeanPhase P, class T, class System>
+OBLIQ_HD Status moreau_jean_phase(const System& sys, const StepParams<T>& p, const ControlView<T>& c, T h,
+                                  const StateView<T>& s, Arena<T>& arena) {
+  if constexpr (P == MoreauJeanPhase::evaluate)
+    return moreau_jean_evaluate(sys, p, c, h, s, arena);
+  else if constexpr (P == MoreauJeanPhase::contact_solve)
+    return moreau_jean_contact_solve(sys, p, c, s, arena);
+  else
+    return moreau_jean_finish(sys, p, c, h, s, arena);
+}
+
+// One step: the three phases in sequence, over the same arena.
+template <class T, class System>
+OBLIQ_HD Status moreau_jean_step(const System& sys, const StepParams<T>& p, const ControlView<T>& c, T h,
+                                 const StateView<T>& s, Arena<T>& arena) {
+  moreau_jean_evaluate(sys, p, c, h, s, arena);
+  moreau_jean_contact_solve(sys, p, c, s, arena);
+  return moreau_jean_finish(sys, p, c, h, s, arena);
 }
 
 }  // namespace obliq::sim

@@ -1,0 +1,226 @@
+// tests/cuda_emulation/simulator_phases_test.cpp: Moreau-Jean's step as the cuda backend runs it,
+// three phase kernels per step (evaluate, contact solve, finish: cuda/sim_body.hpp's
+// sim_phase_body in sim_chunk_launches' order), emulated on the host: each phase over the whole
+// chunk before the next, chunks smaller than the batch. The phases may hand each other only the
+// scenario's frame (include/obliq/sim/moreau_jean.hpp, take_moreau_jean_frame): between phases
+// the rest of every scenario's arena is filled with NaN, and the state must still be the cpu
+// Simulator's bit for bit, in every Moreau-Jean configuration (model or raw systems, with or
+// without friction), double and float, with scenarios that fail in the evaluate phase (a NaN
+// configuration or velocity) and in the contact solve (e > 1, mu < 0) beside good ones. The
+// harness checks itself: the same poison reaching one element into the frame is seen.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "obliq/sim/batch_views.hpp"
+#include "obliq/simulator.hpp"
+#include "sim_emulation.hpp"
+#include "sim_glue.hpp"
+#include "support/sim_scenes.hpp"
+
+namespace {
+
+using obliq::SimOptions;
+using obliq::Simulator;
+using obliq::Status;
+using obliq::sim::Integrator;
+using obliq::sim::MoreauJeanPhase;
+namespace cu = obliq::cuda::detail;
+namespace sim = obliq::sim;
+
+// The elements of scenario s's frame, as its phases carve it (the tangent rows when it is
+// frictional).
+template <class T> std::size_t frame_of(const sim::BatchArrays<T>& d, std::size_t s) {
+  const sim::ControlView<T> c = sim::controls_at(d.controls, s);
+  auto size = [&](const auto& sys) {
+    const bool with_friction = sim::frictional(c, sys.m_u());
+    return sim::moreau_jean_frame_size<T>(sys.nv(), sys.m_b(), sys.m_u(), with_friction ? sys.dim() : 0);
+  };
+  return d.is_model ? size(sim::model_system_at(d.model, d.gravity, s)) : size(sim::linear_system_at(d.raw, s));
+}
+
+// After phase `when` (every phase when `every`), scenario arenas from element frame - reach on
+// are filled with NaN: reach 0 leaves the frame alone, reach 1 poisons the frame's last element.
+template <class T> struct Poison {
+  std::size_t reach = 0;
+  bool every = true;
+  MoreauJeanPhase when = MoreauJeanPhase::evaluate;
+  int calls = 0;       // phase launches seen
+  std::size_t filled = 0;  // elements poisoned
+  void operator()(const sim::BatchArrays<T>& d, std::size_t s0, std::size_t n, T* scratch, std::size_t ws,
+                  MoreauJeanPhase phase) {
+    ++calls;
+    if (!every && phase != when) return;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t frame = frame_of(d, s0 + i);
+      EXPECT_LE(frame, ws);
+      for (std::size_t k = frame - reach; k < ws; ++k, ++filled)
+        scratch[i * ws + k] = std::numeric_limits<T>::quiet_NaN();  // arena stride 1: scenario i's slice
+    }
+  }
+};
+
+template <class T> bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), sizeof(T) * a.size()) == 0;
+}
+template <class M> bool same_bits(const M& a, const M& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), sizeof(*a.data()) * std::size_t(a.size())) == 0;
+}
+
+// The whole state of two Simulators, bit for bit.
+template <class T> bool same_state(const Simulator<T>& a, const Simulator<T>& b) {
+  return same_bits(a.q, b.q) && same_bits(a.v, b.v) && same_bits(a.t, b.t) &&
+         same_bits(a.last_impact_time, b.last_impact_time) && same_bits(a.last_impact_v, b.last_impact_v) &&
+         a.active == b.active && a.impacts == b.impacts && a.lcp_solves == b.lcp_solves && a.status == b.status;
+}
+
+// One call of `steps` steps of `emu` through the phase kernels' bodies, `per_chunk` scenarios a
+// chunk, with `poison` after the phases; returns the chunks run and checks the configuration.
+template <class T>
+int phased_step(Simulator<T>& emu, T dt, int steps, std::size_t per_chunk, Poison<T>& poison,
+                const cu::SimConfiguration& expected) {
+  const auto h = emu.arrays(obliq::HostArray<const T>{emu.u.data(), emu.nv(), 1});
+  const auto p = emu.step_params();
+  const std::size_t ws = cu::sim_scratch(h, p, cu::any_friction(h));
+  cu::SimConfiguration ran{};
+  const int chunks = obliq::emulation::emulated_simulate<T>(
+      h, p, dt, steps, per_chunk * ws * sizeof(T), &ran,
+      [&](const sim::BatchArrays<T>& d, std::size_t s0, std::size_t n, T* scratch, std::size_t w, MoreauJeanPhase ph) {
+        poison(d, s0, n, scratch, w, ph);
+      });
+  EXPECT_TRUE(ran == expected);
+  return chunks;
+}
+
+// A batch of one configuration with failing scenarios: built by make(), then scenario 1 broken
+// in the evaluate phase (break_evaluate) and scenario 4 in the contact solve (break_solve).
+struct Scene {
+  std::string name;
+  cu::SimConfiguration configuration;
+  Status evaluate_failure, solve_failure;
+};
+
+template <class T> Simulator<T> make(const Scene& sc, const SimOptions& o) {
+  const bool friction = sc.configuration.frictional;
+  Simulator<T> sim = sc.configuration.systems == cu::SimSystems::raw ? obliq::test::raw_bars<T>(7, o, friction)
+                                                                     : obliq::test::dropped<T>(obliq::test::scene_model(sc.name), 7, o, friction);
+  if (sc.configuration.systems == cu::SimSystems::raw) {
+    sim.v(1, 1) = std::numeric_limits<T>::quiet_NaN();  // the raw system's evaluate: non_finite
+  } else {
+    const obliq::model::Model m = obliq::test::scene_model(sc.name);
+    sim.q(1, m.idx_q[0] + 3) = std::numeric_limits<T>::quiet_NaN();  // the free base's quaternion
+  }
+  if (friction)
+    sim.mu(4, 0) = T(-0.5);  // the frictional impact's check of mu
+  else
+    sim.e(4, 0) = T(1.5);  // the impact's check of e
+  return sim;
+}
+
+const Scene kScenes[] = {
+    {"quadruped", {cu::SimSystems::model, Integrator::moreau_jean, false}, Status::bad_quaternion, Status::bad_restitution},
+    {"quadruped", {cu::SimSystems::model, Integrator::moreau_jean, true}, Status::bad_quaternion, Status::bad_friction},
+    {"hopper", {cu::SimSystems::model, Integrator::moreau_jean, true}, Status::bad_quaternion, Status::bad_friction},
+    {"raw bar", {cu::SimSystems::raw, Integrator::moreau_jean, false}, Status::non_finite, Status::bad_restitution},
+    {"raw bar", {cu::SimSystems::raw, Integrator::moreau_jean, true}, Status::non_finite, Status::bad_friction},
+};
+
+SimOptions options(Integrator i, bool pyramid, bool warm) {
+  SimOptions o;
+  o.integrator = i;
+  o.friction = pyramid ? obliq::friction::Formulation::pyramid : obliq::friction::Formulation::cone;
+  o.warm_start = warm;
+  o.threads = 1;
+  return o;
+}
+
+// 7 scenarios in chunks of 3 (3 + 3 + 1), three calls of 10 steps.
+template <class T> void phases_match_the_cpu() {
+  for (const Scene& sc : kScenes)
+    for (const bool pyramid : {false, true}) {
+      if (pyramid && !sc.configuration.frictional) continue;
+      const SimOptions o = options(Integrator::moreau_jean, pyramid, /*warm=*/pyramid);
+      Simulator<T> cpu = make<T>(sc, o), emu = make<T>(sc, o);
+      Poison<T> poison;  // the whole arena but the frame, after every phase
+      for (int call = 0; call < 3; ++call) {
+        cpu.step(T(2e-3), 10);
+        EXPECT_EQ(phased_step(emu, T(2e-3), 10, 3, poison, sc.configuration), 3);
+      }
+      const std::string what = sc.name + (sc.configuration.frictional ? (pyramid ? " pyramid" : " cone") : " frictionless");
+      EXPECT_TRUE(same_state(cpu, emu)) << what;
+      EXPECT_EQ(poison.calls, 3 * 3 * 10 * 3) << what;  // calls x chunks x steps x phases
+      EXPECT_GT(poison.filled, std::size_t(0)) << what;
+      // The failures are the ones meant, in their phases; most others stepped (in float the
+      // pyramid's LCP ends one quadruped landing with no_convergence, on the cpu as here) and
+      // landed.
+      EXPECT_EQ(cpu.status[1], sc.evaluate_failure) << what;
+      EXPECT_EQ(cpu.t[1], T(0)) << what;
+      EXPECT_EQ(cpu.status[4], sc.solve_failure) << what;
+      EXPECT_EQ(cpu.t[4], T(0)) << what;
+      std::int64_t hits = 0;
+      int ok = 0;
+      for (std::size_t s : {0, 2, 3, 5, 6}) {
+        ok += cpu.status[s] == Status::ok;
+        hits += cpu.impacts[s];
+      }
+      EXPECT_GE(ok, 4) << what;
+      EXPECT_GT(hits, 0) << what << ": nothing landed, the comparison shows little";
+    }
+}
+
+TEST(SimulatorPhases, PhaseKernelsMatchTheCpuSimulatorDouble) { phases_match_the_cpu<double>(); }
+TEST(SimulatorPhases, PhaseKernelsMatchTheCpuSimulatorFloat) { phases_match_the_cpu<float>(); }
+
+// The harness sees a read of poisoned memory: the same poison one element into the frame (the
+// last of v_{k+1}, which the finish reads) after the contact solve changes the state. So were
+// the frame one element short of what a later phase reads, the test above would fail.
+template <class T> void poison_in_the_frame_is_seen() {
+  for (const Scene& sc : kScenes) {
+    const SimOptions o = options(Integrator::moreau_jean, false, false);
+    Simulator<T> cpu = make<T>(sc, o), emu = make<T>(sc, o);
+    Poison<T> poison;
+    poison.reach = 1;
+    poison.every = false;
+    poison.when = MoreauJeanPhase::contact_solve;
+    cpu.step(T(2e-3), 10);
+    phased_step(emu, T(2e-3), 10, 3, poison, sc.configuration);
+    EXPECT_FALSE(same_state(cpu, emu)) << sc.name;
+    EXPECT_EQ(emu.status[0], Status::non_finite) << sc.name << ": the NaN velocity is the next evaluate's input";
+  }
+}
+
+TEST(SimulatorPhases, PoisonInTheFrameIsSeenDouble) { poison_in_the_frame_is_seen<double>(); }
+TEST(SimulatorPhases, PoisonInTheFrameIsSeenFloat) { poison_in_the_frame_is_seen<float>(); }
+
+// The cpu step is the three phases in sequence: a step by hand through moreau_jean_phase gives
+// moreau_jean_step's state bit for bit (one quadruped with friction, 20 steps).
+TEST(SimulatorPhases, StepIsThePhasesInSequence) {
+  const SimOptions o = options(Integrator::moreau_jean, false, false);
+  const obliq::model::Model m = obliq::test::scene_model("quadruped");
+  Simulator<double> a = obliq::test::dropped<double>(m, 1, o, true), b = obliq::test::dropped<double>(m, 1, o, true);
+  const auto ha = a.arrays(obliq::HostArray<const double>{a.u.data(), a.nv(), 1});
+  const auto hb = b.arrays(obliq::HostArray<const double>{b.u.data(), b.nv(), 1});
+  const auto p = a.step_params();
+  const auto sys = sim::model_system_at(ha.model, ha.gravity, 0);
+  std::vector<double> wa(sim::step_workspace(sys, p, sys.dim())), wb(wa.size());
+  obliq::Arena<double> arena_a{wa.data(), wa.size()}, arena_b{wb.data(), wb.size()};
+  const sim::ControlView<double> ca = sim::controls_at(ha.controls, 0), cb = sim::controls_at(hb.controls, 0);
+  ASSERT_TRUE(sim::frictional(ca, sys.m_u()));
+  for (int k = 0; k < 20; ++k) {
+    sim::moreau_jean_step(sys, p, ca, 2e-3, sim::state_at(ha.state, 0), arena_a);
+    sim::moreau_jean_phase<MoreauJeanPhase::evaluate>(sys, p, cb, 2e-3, sim::state_at(hb.state, 0), arena_b);
+    sim::moreau_jean_phase<MoreauJeanPhase::contact_solve>(sys, p, cb, 2e-3, sim::state_at(hb.state, 0), arena_b);
+    sim::moreau_jean_phase<MoreauJeanPhase::finish>(sys, p, cb, 2e-3, sim::state_at(hb.state, 0), arena_b);
+    EXPECT_EQ(arena_a.used, 0u);
+    EXPECT_EQ(arena_b.used, 0u);
+  }
+  EXPECT_EQ(a.status[0], Status::ok);
+  EXPECT_GT(a.impacts[0], 0);
+  EXPECT_TRUE(same_state(a, b));
+}
+
+}  // namespace
