@@ -75,19 +75,6 @@ struct Run {
   int env_frame_skip;  // > 0: time step_pd calls of this many steps (an environment's step)
 };
 
-// obliq.envs' actuators: every revolute joint, kp 80, kd 1, |tau| <= 30.
-obliq::PdTracking env_actuators(const obliq::model::Model& m) {
-  obliq::PdTracking pd;
-  for (int i = 0; i < m.nbodies(); ++i)
-    if (m.joint_type[i] == int(obliq::model::JointType::revolute)) {
-      pd.v_index.push_back(m.idx_v[i]);
-      pd.q_index.push_back(m.idx_q[i]);
-    }
-  pd.kp = 80;
-  pd.kd = 1;
-  pd.max_torque = 30;
-  return pd;
-}
 
 // One configuration: count copies dropped, stepped until min_time has passed; one line printed.
 template <class T>
@@ -109,7 +96,7 @@ void run_one(const Run& r, const std::string& name, const obliq::model::Model& m
   sim.mu.setConstant(T(mu));
   if (name == "cradle") sim.v.col(0).setConstant(T(-0.5));
   if (name == "ball") sim.v.col(2).setConstant(T(-1.0));
-  const obliq::PdTracking pd = env_actuators(m);
+  const obliq::PdTracking pd = obliq::revolute_actuators(m, 80, 1, 30);  // obliq.envs' gains
   std::vector<T> target(std::size_t(count) * pd.q_index.size());
   for (std::size_t s = 0; s < std::size_t(count); ++s)
     for (std::size_t j = 0; j < pd.q_index.size(); ++j) target[s * pd.q_index.size() + j] = sim.q(long(s), pd.q_index[j]);

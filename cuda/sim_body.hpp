@@ -43,19 +43,30 @@ struct SimConfiguration {
   friend bool operator==(const SimConfiguration&, const SimConfiguration&) = default;
 };
 
-template <class T, SimSystems K, sim::Integrator I, bool Frictional>
-OBLIQ_HD void sim_step_body(const sim::BatchArrays<T>& b, const sim::StepParams<T>& p, T dt, int steps, std::size_t s0,
-                            std::size_t chunk, std::size_t i, T* scratch, std::size_t ws) {
-  if (i >= chunk) return;
+// Scenario s0 + i of a chunk as a stepper's arguments: f(system, controls, state, arena), with
+// its arena slice of the chunk's scratch and, without friction, no mu.
+template <class T, SimSystems K, bool Frictional, class F>
+OBLIQ_HD void with_chunk_scenario(const sim::BatchArrays<T>& b, std::size_t s0, std::size_t chunk, std::size_t i,
+                                  T* scratch, std::size_t ws, F&& f) {
   const std::size_t s = s0 + i;
   Arena<T> arena = arena_at(scratch, i, chunk, ws, false);
   sim::ControlView<T> c = sim::controls_at(b.controls, s);
   if constexpr (!Frictional) c.mu = {};
   const sim::StateView<T> st = sim::state_at(b.state, s);
   if constexpr (K == SimSystems::model)
-    sim::advance_with<I>(sim::model_system_at(b.model, b.gravity, s), p, c, dt, steps, st, arena);
+    f(sim::model_system_at(b.model, b.gravity, s), c, st, arena);
   else
-    sim::advance_with<I>(sim::linear_system_at(b.raw, s), p, c, dt, steps, st, arena);
+    f(sim::linear_system_at(b.raw, s), c, st, arena);
+}
+
+template <class T, SimSystems K, sim::Integrator I, bool Frictional>
+OBLIQ_HD void sim_step_body(const sim::BatchArrays<T>& b, const sim::StepParams<T>& p, T dt, int steps, std::size_t s0,
+                            std::size_t chunk, std::size_t i, T* scratch, std::size_t ws) {
+  if (i >= chunk) return;
+  with_chunk_scenario<T, K, Frictional>(b, s0, chunk, i, scratch, ws,
+                                        [&](const auto& sys, const auto& c, const auto& st, auto& arena) {
+                                          sim::advance_with<I>(sys, p, c, dt, steps, st, arena);
+                                        });
 }
 
 // One thread of the kernel of Moreau-Jean's phase P: that phase of one step of scenario s0 + i
@@ -64,15 +75,10 @@ template <class T, SimSystems K, bool Frictional, sim::MoreauJeanPhase P>
 OBLIQ_HD void sim_phase_body(const sim::BatchArrays<T>& b, const sim::StepParams<T>& p, T dt, std::size_t s0,
                              std::size_t chunk, std::size_t i, T* scratch, std::size_t ws) {
   if (i >= chunk) return;
-  const std::size_t s = s0 + i;
-  Arena<T> arena = arena_at(scratch, i, chunk, ws, false);
-  sim::ControlView<T> c = sim::controls_at(b.controls, s);
-  if constexpr (!Frictional) c.mu = {};
-  const sim::StateView<T> st = sim::state_at(b.state, s);
-  if constexpr (K == SimSystems::model)
-    sim::moreau_jean_phase<P>(sim::model_system_at(b.model, b.gravity, s), p, c, dt, st, arena);
-  else
-    sim::moreau_jean_phase<P>(sim::linear_system_at(b.raw, s), p, c, dt, st, arena);
+  with_chunk_scenario<T, K, Frictional>(b, s0, chunk, i, scratch, ws,
+                                        [&](const auto& sys, const auto& c, const auto& st, auto& arena) {
+                                          sim::moreau_jean_phase<P>(sys, p, c, dt, st, arena);
+                                        });
 }
 
 // The launches of one chunk's call of `steps` steps with integrator I, in order: Moreau-Jean,

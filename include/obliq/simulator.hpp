@@ -65,6 +65,11 @@ struct PdTracking {
   double max_torque = std::numeric_limits<double>::infinity();  // >= 0
 };
 
+// Actuators on every revolute joint of `model`, in body order (a floating base and prismatic
+// joints get none), with the given gains and torque limit.
+PdTracking revolute_actuators(const model::Model& model, double kp, double kd,
+                              double max_torque = std::numeric_limits<double>::infinity());
+
 template <class T> class Simulator {
  public:
   // `count` copies of a model at its neutral configuration, zero velocity, t = 0, the model's

@@ -221,6 +221,19 @@ void check_pd(const PdTracking& pd, int frame_skip, int nq, int nv) {
 
 }  // namespace
 
+PdTracking revolute_actuators(const model::Model& model, double kp, double kd, double max_torque) {
+  PdTracking pd;
+  for (int i = 0; i < model.nbodies(); ++i)
+    if (model.joint_type[i] == int(model::JointType::revolute)) {
+      pd.v_index.push_back(model.idx_v[i]);
+      pd.q_index.push_back(model.idx_q[i]);
+    }
+  pd.kp = kp;
+  pd.kd = kd;
+  pd.max_torque = max_torque;
+  return pd;
+}
+
 template <class T>
 void Simulator<T>::step_pd(T dt, int frame_skip, const PdTracking& pd, HostArray<const T> target,
                            HostArray<const std::uint8_t> hold, HostArray<T> effort) {

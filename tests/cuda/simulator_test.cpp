@@ -149,14 +149,7 @@ template <class T> void pd_step_follows_the_cpu() {
   Simulator<T> gpu = obliq::test::dropped<T>(m, 64, options_of(c), true);
   gpu.options.backend = obliq::Backend::cuda;
   gpu.options.cuda_scratch_bytes = half_of_the_scratch(gpu);
-  obliq::PdTracking pd;
-  for (int j = 0; j < 12; ++j) {
-    pd.v_index.push_back(6 + j);
-    pd.q_index.push_back(7 + j);
-  }
-  pd.kp = 80;
-  pd.kd = 1;
-  pd.max_torque = 30;
+  const obliq::PdTracking pd = obliq::revolute_actuators(m, 80, 1, 30);  // the 12 joints, obliq.envs' gains
   std::vector<T> target(64 * 12);
   std::vector<std::uint8_t> hold(64);
   for (std::size_t s = 0; s < 64; ++s) {

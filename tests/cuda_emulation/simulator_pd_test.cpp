@@ -36,20 +36,9 @@ using obliq::sim::Integrator;
 using obliq::test::Case;
 using obliq::test::kCases;
 
-// A model's actuators: every revolute joint (a free or planar base gets no torque), kp 8, kd 0.2,
-// |tau| <= 6.
-PdTracking revolute_actuators(const obliq::model::Model& m) {
-  PdTracking pd;
-  for (int i = 0; i < m.nbodies(); ++i)
-    if (m.joint_type[i] == int(obliq::model::JointType::revolute)) {
-      pd.v_index.push_back(m.idx_v[i]);
-      pd.q_index.push_back(m.idx_q[i]);
-    }
-  pd.kp = 8;
-  pd.kd = 0.2;
-  pd.max_torque = 6;
-  return pd;
-}
+// A model's actuators: every revolute joint (a free base gets none; biped5's torso pitch, a
+// revolute joint of its planar base, gets one: a generalized force, fine for these comparisons).
+PdTracking revolute_actuators(const obliq::model::Model& m) { return obliq::revolute_actuators(m, 8, 0.2, 6); }
 
 // The raw bar's actuator: its pitch (v 2, q 2).
 PdTracking pitch_actuator() {

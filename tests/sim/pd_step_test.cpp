@@ -41,6 +41,24 @@ PdTracking quadruped_pd() {
   return pd;
 }
 
+// revolute_actuators: every revolute joint in body order, the gains as given; the quadruped's
+// are its 12 joints (the hand-written list above), the free base gets none; biped5's planar base
+// is two sliders and its torso pitch (revolute: actuated), then the four leg joints.
+TEST(PdTracking, RevoluteActuatorsAreTheModelsRevoluteJoints) {
+  const PdTracking q = obliq::revolute_actuators(model::builtin_model("quadruped"), 80, 1, 30);
+  const PdTracking hand = quadruped_pd();
+  EXPECT_EQ(q.v_index, hand.v_index);
+  EXPECT_EQ(q.q_index, hand.q_index);
+  EXPECT_EQ(q.kp, 80);
+  EXPECT_EQ(q.kd, 1);
+  EXPECT_EQ(q.max_torque, 30);
+  const PdTracking b = obliq::revolute_actuators(model::builtin_model("biped5"), 2, 3);
+  EXPECT_EQ(b.v_index, (std::vector<int>{2, 3, 4, 5, 6}));
+  EXPECT_EQ(b.q_index, (std::vector<int>{2, 3, 4, 5, 6}));
+  EXPECT_EQ(b.max_torque, std::numeric_limits<double>::infinity());
+  EXPECT_TRUE(obliq::revolute_actuators(model::builtin_model("ball"), 1, 1).v_index.empty());
+}
+
 // `count` quadrupeds dropped from a few centimetres with random joints and velocities, Coulomb
 // friction mu 0.8 (the environments' contacts), and random targets around the stance.
 template <class T> struct Drop {
