@@ -28,8 +28,8 @@ class Simulator:
     (exact Coulomb cone) or 'pyramid' (faceted, `facets` facets, its LCP by friction_lcp_solver),
     threads (0: all; the cpu backend's), backend 'cpu' (OpenMP) or 'cuda' (each step on the GPU,
     one thread per copy, docs/cuda.md "The Simulator on the device": the state and controls are
-    copied to the device and back on every step() call, so take several steps per call; energies()
-    run on the host). backend='cuda' where this build of obliq has no CUDA backend, its library
+    copied to the device and back on every step() or step_pd() call, so take several steps per
+    call; energies() run on the host). backend='cuda' where this build of obliq has no CUDA backend, its library
     does not load or no device is found raises RuntimeError("backend cuda: <why>") here, in the
     constructor.
     dtype float64 or float32 (raw systems: the batch's).
@@ -121,7 +121,8 @@ class Simulator:
             tau_j = clip(kp (target[s, j] - q[s, q_index[j]]) - kd v[s, v_index[j]], -max_torque, max_torque)
         and zero torque on every other coordinate (a floating base) and on every coordinate of a
         held scenario. The same as `frame_skip` calls step(dt, 1, u=torques) with those torques
-        computed in numpy, bit for bit, in one C++ call (OpenMP over scenarios, the GIL released).
+        computed in numpy, bit for bit, in one C++ call (OpenMP over scenarios, the GIL released;
+        with backend='cuda' on the device, the state copied there and back once per call).
 
         target: (count, len(v_index)) array of the Simulator's dtype, read in place (any strides;
         DLPack CPU tensors too). hold: None or a (count,) bool array, scenarios held with zero
