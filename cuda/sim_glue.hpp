@@ -51,8 +51,14 @@ template <class F> void with_configuration(const SimConfiguration& k, F&& f) {
   }
 }
 
-// The batch's arrays copied into `mem` (the torques gathered into count x nv).
-template <class T, class Mem> sim::BatchArrays<T> mirror(const sim::BatchArrays<T>& h, Mem& mem) {
+// Whether mirror() copies the host torques (step()) or leaves a count x nv buffer for the device
+// to fill before any step reads it (step_pd: the actuator kernel writes every entry).
+enum class Torques : int { copied, written_on_device };
+
+// The batch's arrays copied into `mem` (the torques gathered into count x nv, or that buffer
+// left to the device: Torques).
+template <class T, class Mem>
+sim::BatchArrays<T> mirror(const sim::BatchArrays<T>& h, Mem& mem, Torques torques = Torques::copied) {
   sim::BatchArrays<T> d = h;
   const std::size_t c = h.count;
   if (h.is_model) {
@@ -81,10 +87,15 @@ template <class T, class Mem> sim::BatchArrays<T> mirror(const sim::BatchArrays<
   d.state.last_impact_time = mem.up(s.last_impact_time, c);
   d.state.last_impact_v = mem.up(s.last_impact_v, c * nv);
   const sim::ControlArrays<T>& u = h.controls;
-  std::vector<T> torques(c * nv);
-  for (std::size_t i = 0; i < c; ++i)
-    for (std::size_t k = 0; k < nv; ++k) torques[i * nv + k] = u.u[std::ptrdiff_t(i) * u.u_ss + std::ptrdiff_t(k) * u.u_es];
-  d.controls.u = mem.up(torques.data(), torques.size());
+  if (torques == Torques::copied) {
+    std::vector<T> gathered(c * nv);
+    for (std::size_t i = 0; i < c; ++i)
+      for (std::size_t k = 0; k < nv; ++k)
+        gathered[i * nv + k] = u.u[std::ptrdiff_t(i) * u.u_ss + std::ptrdiff_t(k) * u.u_es];
+    d.controls.u = mem.up(gathered.data(), gathered.size());
+  } else {
+    d.controls.u = mem.scratch(c * nv);
+  }
   d.controls.u_ss = std::ptrdiff_t(nv);
   d.controls.u_es = 1;
   d.controls.e = mem.up(u.e, c * mu);

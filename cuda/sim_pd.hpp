@@ -37,7 +37,8 @@ template <class T> OBLIQ_HD void pd_actuate_body(const sim::BatchArrays<T>& d, c
   const int n = a.gains.n, nv = d.state.nv;
   const VecView<const T> target{a.target + std::ptrdiff_t(i) * n, n, 1};
   const bool hold = a.hold != nullptr && a.hold[i] != 0;
-  // The copy's own torques buffer (mirror() uploads it), written here before each step.
+  // The copy's own torques buffer (mirror(..., Torques::written_on_device)), written here before
+  // each step: every entry (pd_torques zeroes the row first).
   const VecView<T> u{const_cast<T*>(d.controls.u) + std::ptrdiff_t(i) * nv, nv, 1};
   sim::pd_actuate(a.gains, target, hold, sim::state_at(d.state, i), u, a.effort_sum[i]);
 }
@@ -66,14 +67,14 @@ template <class T, class Mem> PdDeviceArrays<T> mirror_pd(std::size_t count, con
   return d;
 }
 
-// One step_pd() of the whole batch: frame_skip rounds of actuate(d, a) (every scenario's
+// One step_pd() of the whole batch (the host torques h.controls.u are not read): frame_skip rounds of actuate(d, a) (every scenario's
 // torques) and launch(d, s0, chunk, scratch, ws) over the chunks (one step each); then the state,
 // and (when asked) each scenario's effort (PD2), back in the host arrays.
 template <class T, class Mem, class Actuate, class Launch>
 void run_pd_simulation(const sim::BatchArrays<T>& h, const sim::StepParams<T>& p, const sim::PdArrays<T>& pd,
                        int frame_skip, std::size_t scratch_bytes, Mem& mem, Actuate&& actuate, Launch&& launch) {
   if (h.count == 0) return;
-  const sim::BatchArrays<T> d = mirror(h, mem);
+  const sim::BatchArrays<T> d = mirror(h, mem, Torques::written_on_device);  // the host u is not read
   const PdDeviceArrays<T> a = mirror_pd(h.count, pd, mem);
   const std::size_t ws = sim_scratch(d, p, any_friction(h));
   T* scratch = chunk_scratch<T>(h.count, ws, scratch_bytes, mem);

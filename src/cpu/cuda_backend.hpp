@@ -68,6 +68,8 @@ struct CudaBackend {
   template <class T>
   void simulate_pd(const sim::BatchArrays<T>& b, const sim::StepParams<T>& p, const sim::PdArrays<T>& pd, T dt,
                    int frame_skip, std::size_t scratch) const {
+    if (!simulate_pd_d || !simulate_pd_f)
+      throw std::runtime_error("backend cuda: this CUDA backend library has no PD-tracked step");
     if constexpr (std::is_same_v<T, double>) simulate_pd_d(b, p, pd, dt, frame_skip, scratch);
     else simulate_pd_f(b, p, pd, dt, frame_skip, scratch);
   }

@@ -38,7 +38,7 @@ using obliq::test::kCases;
 
 // A model's actuators: every revolute joint (a free base gets none; biped5's torso pitch, a
 // revolute joint of its planar base, gets one: a generalized force, fine for these comparisons).
-PdTracking revolute_actuators(const obliq::model::Model& m) { return obliq::revolute_actuators(m, 8, 0.2, 6); }
+PdTracking joint_actuators(const obliq::model::Model& m) { return obliq::revolute_actuators(m, 8, 0.2, 6); }
 
 // The raw bar's actuator: its pitch (v 2, q 2).
 PdTracking pitch_actuator() {
@@ -117,7 +117,7 @@ template <class T> void model_scenes_match() {
     GTEST_SKIP() << "this build has no CUDA backend: Backend::cuda never reaches the table";
   for (const char* name : {"quadruped", "biped5", "hopper", "cradle"}) {
     const obliq::model::Model m = obliq::test::scene_model(name);
-    const PdTracking pd = revolute_actuators(m);
+    const PdTracking pd = joint_actuators(m);
     ASSERT_FALSE(pd.v_index.empty()) << name;
     for (const Case& c : kCases) {
       const bool friction = std::string(c.friction) != "none";
@@ -155,7 +155,7 @@ TEST(SimulatorPdCuda, AFailingScenarioStopsAloneAsOnTheCpu) {
   if (!obliq::emulation::emulated_backend_loaded())
     GTEST_SKIP() << "this build has no CUDA backend: Backend::cuda never reaches the table";
   const obliq::model::Model m = obliq::test::scene_model("quadruped");
-  const PdTracking pd = revolute_actuators(m);
+  const PdTracking pd = joint_actuators(m);
   const Case c{Integrator::moreau_jean, "cone"};
   Simulator<double> cpu = obliq::test::dropped<double>(m, 6, options_on(c, Backend::cpu), true);
   Simulator<double> emu = obliq::test::dropped<double>(m, 6, options_on(c, Backend::cuda), true);
@@ -178,7 +178,7 @@ TEST(SimulatorPdCuda, NoDeviceFailsNamingItNothingStepped) {
   if (!obliq::emulation::emulated_backend_loaded())
     GTEST_SKIP() << "this build has no CUDA backend: Backend::cuda never reaches the table";
   const obliq::model::Model m = obliq::test::scene_model("quadruped");
-  const PdTracking pd = revolute_actuators(m);
+  const PdTracking pd = joint_actuators(m);
   Simulator<double> emu = obliq::test::dropped<double>(m, 3, options_on(kCases[1], Backend::cuda), true);
   const auto q0 = emu.q;
   std::vector<double> target(3 * pd.v_index.size(), 0.0);
@@ -198,7 +198,7 @@ TEST(SimulatorPdCuda, NoDeviceFailsNamingItNothingStepped) {
 // each of the frame_skip rounds (3 chunks of 2, 2, 1 here, 4 rounds).
 TEST(SimulatorPdGlue, RoundsOfActuatorsThenChunkedSteps) {
   const obliq::model::Model m = obliq::test::scene_model("biped5");
-  const PdTracking pd = revolute_actuators(m);
+  const PdTracking pd = joint_actuators(m);
   SimOptions o;
   o.threads = 1;
   Simulator<double> cpu = obliq::test::dropped<double>(m, 5, o, true), emu = obliq::test::dropped<double>(m, 5, o, true);
