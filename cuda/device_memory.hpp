@@ -1,7 +1,7 @@
 // cuda/device_memory.hpp: the device memory of one call of a host-array entry point (the
-// Simulator's step, frictional batches): the Mem of cuda/sim_glue.hpp and cuda/friction_glue.hpp
-// with cudaMalloc / cudaMemcpy, every buffer freed when the call ends; and the default scratch
-// cap of those calls. Host code (g++ or nvcc).
+// Simulator's step, frictional batches) or of a resident batch (cuda/sim_resident.hpp): the Mem
+// of cuda/sim_glue.hpp and cuda/friction_glue.hpp with cudaMalloc / cudaMemcpy, every buffer
+// freed when the object goes; and the default scratch cap of those calls. Host code (g++ or nvcc).
 #pragma once
 
 #include <algorithm>
@@ -34,6 +34,12 @@ template <class T> struct DeviceMemory {
   }
   template <class U> void down(U* host, const U* copy, std::size_t n) {
     if (n) OBLIQ_CUDA_CHECK(cudaMemcpy(host, copy, n * sizeof(U), cudaMemcpyDeviceToHost));
+  }
+  template <class U> void to(U* copy, const U* host, std::size_t n) {
+    if (n) OBLIQ_CUDA_CHECK(cudaMemcpy(copy, host, n * sizeof(U), cudaMemcpyHostToDevice));
+  }
+  template <class U> void zero(U* copy, std::size_t n) {  // all bits 0: 0.0 for T
+    if (n) OBLIQ_CUDA_CHECK(cudaMemset(copy, 0, n * sizeof(U)));
   }
   T* scratch(std::size_t n) { return static_cast<T*>(alloc(n * sizeof(T))); }
 };

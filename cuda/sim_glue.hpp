@@ -7,6 +7,7 @@
 //
 // Mem: U* up(const U* host, std::size_t n)   a copy of n elements in that memory
 //      void down(U* host, const U* copy, std::size_t n)
+//      void to(U* copy, const U* host, std::size_t n)   into an existing copy (the resident batch)
 //      T* scratch(std::size_t n)             n elements of scratch
 // Host code, no CUDA headers.
 #pragma once
@@ -115,6 +116,42 @@ template <class T, class Mem> void download_state(const sim::BatchArrays<T>& h, 
   mem.down(h.state.status, d.state.status, c);
   mem.down(h.state.last_impact_time, d.state.last_impact_time, c);
   mem.down(h.state.last_impact_v, d.state.last_impact_v, c * nv);
+}
+
+// The host batch's state and controls into the existing copy `d` (the resident batch's upload;
+// its systems stay): the host torques gathered into d's count x nv.
+template <class T, class Mem> void upload_state_and_controls(const sim::BatchArrays<T>& h, const sim::BatchArrays<T>& d, Mem& mem) {
+  const std::size_t c = h.count, nq = h.state.nq, nv = h.state.nv, mu = h.state.m_u;
+  mem.to(d.state.q, h.state.q, c * nq);
+  mem.to(d.state.v, h.state.v, c * nv);
+  mem.to(d.state.t, h.state.t, c);
+  mem.to(d.state.active, h.state.active, c * mu);
+  mem.to(d.state.impacts, h.state.impacts, c);
+  mem.to(d.state.lcp_solves, h.state.lcp_solves, c);
+  mem.to(d.state.status, h.state.status, c);
+  mem.to(d.state.last_impact_time, h.state.last_impact_time, c);
+  mem.to(d.state.last_impact_v, h.state.last_impact_v, c * nv);
+  const sim::ControlArrays<T>& u = h.controls;
+  std::vector<T> gathered(c * nv);
+  for (std::size_t i = 0; i < c; ++i)
+    for (std::size_t k = 0; k < nv; ++k) gathered[i * nv + k] = u.u[std::ptrdiff_t(i) * u.u_ss + std::ptrdiff_t(k) * u.u_es];
+  mem.to(const_cast<T*>(d.controls.u), gathered.data(), c * nv);
+  mem.to(const_cast<T*>(d.controls.e), u.e, c * mu);
+  if (u.mu != nullptr && d.controls.mu != nullptr) mem.to(const_cast<T*>(d.controls.mu), u.mu, c * mu);
+  if (h.is_model) mem.to(const_cast<T*>(d.gravity), h.gravity, 3 * c);
+}
+
+// The copy's state and controls back into the host batch (its torques count x nv contiguous:
+// the host's u must be too, u_ss = nv, u_es = 1).
+template <class T, class Mem> void download_state_and_controls(const sim::BatchArrays<T>& h, const sim::BatchArrays<T>& d, Mem& mem) {
+  download_state(h, d, mem);
+  const std::size_t c = h.count, nv = h.state.nv, mu = h.state.m_u;
+  if (h.controls.u_ss != std::ptrdiff_t(nv) || h.controls.u_es != 1)
+    throw std::logic_error("backend cuda: the host torques must be count x nv contiguous");
+  mem.down(const_cast<T*>(h.controls.u), d.controls.u, c * nv);
+  mem.down(const_cast<T*>(h.controls.e), d.controls.e, c * mu);
+  if (h.controls.mu != nullptr && d.controls.mu != nullptr) mem.down(const_cast<T*>(h.controls.mu), d.controls.mu, c * mu);
+  if (h.is_model) mem.down(const_cast<T*>(h.gravity), d.gravity, 3 * c);
 }
 
 // One step() of the whole batch: launch(d, s0, chunk, scratch, ws) runs the body over scenarios

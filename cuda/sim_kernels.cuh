@@ -22,6 +22,7 @@
 #include "sim_glue.hpp"
 #include "sim_launch.hpp"
 #include "sim_pd.hpp"
+#include "sim_resident.hpp"
 
 namespace obliq::cuda::detail {
 
@@ -37,12 +38,24 @@ __global__ void pd_actuate_kernel(sim::BatchArrays<T> d, PdDeviceArrays<T> a) {
   pd_actuate_body(d, a, std::size_t(blockIdx.x) * blockDim.x + threadIdx.x);
 }
 
+template <class T>
+__global__ void pd_effort_kernel(std::size_t count, PdDeviceArrays<T> a, int frame_skip) {
+  pd_effort_body(count, a, frame_skip, std::size_t(blockIdx.x) * blockDim.x + threadIdx.x);
+}
+
 // Moreau-Jean's phase P over a chunk (one launch per phase and step: sim_chunk_launches).
 template <class T, SimSystems K, bool Frictional, sim::MoreauJeanPhase P>
 __global__ void sim_phase_kernel(sim::BatchArrays<T> b, sim::StepParams<T> p, T dt, std::size_t s0, std::size_t chunk,
                                  T* scratch, std::size_t ws) {
   sim_phase_body<T, K, Frictional, P>(b, p, dt, s0, chunk, std::size_t(blockIdx.x) * blockDim.x + threadIdx.x, scratch,
                                       ws);
+}
+
+// The actuator kernel over every scenario of the copy d (pd_rounds' actuate).
+template <class T> void pd_actuate_launch(const sim::BatchArrays<T>& d, const PdDeviceArrays<T>& a) {
+  constexpr int block = 128;  // a few registers per thread: any block size fits
+  pd_actuate_kernel<T><<<blocks_for(d.count, block), block>>>(d, a);
+  OBLIQ_CUDA_CHECK(cudaGetLastError());
 }
 
 // Threads per block of a kernel: 64, at most what its registers allow.
@@ -54,15 +67,15 @@ template <class Kernel> int sim_block_size(Kernel kernel) {
 
 // The kernels of configuration (K, I, Frictional) as run_simulation's launch: `steps` steps of
 // the chunk's scenarios, in sim_chunk_launches' order (Moreau-Jean: the three phase kernels per
-// step; event-driven: the step kernel once). Throws std::logic_error when the batch is not of
-// that configuration.
+// step; event-driven: the step kernel once). Throws std::logic_error when the batch's
+// configuration `k` is not that one.
 template <class T, SimSystems K, sim::Integrator I, bool Frictional> struct StepLaunch {
   sim::StepParams<T> p;
   T dt;
   int steps;
   int step_block = 0, phase_block[3] = {0, 0, 0};  // threads per block of each kernel launched
-  StepLaunch(const sim::BatchArrays<T>& h, const sim::StepParams<T>& p, T dt, int steps) : p(p), dt(dt), steps(steps) {
-    if (!(sim_configuration(h, p) == SimConfiguration{K, I, Frictional}))
+  StepLaunch(const SimConfiguration& k, const sim::StepParams<T>& p, T dt, int steps) : p(p), dt(dt), steps(steps) {
+    if (!(k == SimConfiguration{K, I, Frictional}))
       throw std::logic_error("backend cuda: the Simulator's kernel is not the batch's configuration");
     if constexpr (I == sim::Integrator::moreau_jean) {
       phase_block[0] = sim_block_size(sim_phase_kernel<T, K, Frictional, sim::MoreauJeanPhase::evaluate>);
@@ -93,7 +106,7 @@ template <class T, SimSystems K, sim::Integrator I, bool Frictional> struct Step
 template <class T, SimSystems K, sim::Integrator I, bool Frictional>
 void simulate_configuration(const sim::BatchArrays<T>& h, const sim::StepParams<T>& p, T dt, int steps,
                             std::size_t scratch_bytes) {
-  const StepLaunch<T, K, I, Frictional> launch(h, p, dt, steps);
+  const StepLaunch<T, K, I, Frictional> launch(sim_configuration(h, p), p, dt, steps);
   if (scratch_bytes == 0) scratch_bytes = default_scratch_bytes();
   DeviceMemory<T> mem;
   run_simulation(h, p, scratch_bytes, mem, launch);
@@ -103,15 +116,30 @@ void simulate_configuration(const sim::BatchArrays<T>& h, const sim::StepParams<
 template <class T, SimSystems K, sim::Integrator I, bool Frictional>
 void simulate_pd_configuration(const sim::BatchArrays<T>& h, const sim::StepParams<T>& p, const sim::PdArrays<T>& pd,
                                T dt, int frame_skip, std::size_t scratch_bytes) {
-  const StepLaunch<T, K, I, Frictional> launch(h, p, dt, 1);
+  const StepLaunch<T, K, I, Frictional> launch(sim_configuration(h, p), p, dt, 1);
   if (scratch_bytes == 0) scratch_bytes = default_scratch_bytes();
   DeviceMemory<T> mem;
-  const auto actuate = [&](const sim::BatchArrays<T>& d, const PdDeviceArrays<T>& a) {
-    constexpr int block = 128;  // a few registers per thread: any block size fits
-    pd_actuate_kernel<T><<<blocks_for(d.count, block), block>>>(d, a);
+  run_pd_simulation(h, p, pd, frame_skip, scratch_bytes, mem, pd_actuate_launch<T>, launch);
+  OBLIQ_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+template <class T, SimSystems K, sim::Integrator I, bool Frictional>
+void resident_step_configuration(ResidentBatch<T, DeviceMemory<T>>& r, const sim::StepParams<T>& p, T dt, int steps) {
+  const StepLaunch<T, K, I, Frictional> launch(r.configuration(p), p, dt, steps);
+  r.step(p, launch);
+  OBLIQ_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+template <class T, SimSystems K, sim::Integrator I, bool Frictional>
+void resident_step_pd_configuration(ResidentBatch<T, DeviceMemory<T>>& r, const sim::StepParams<T>& p,
+                                    const sim::PdArrays<T>& pd, T dt, int frame_skip) {
+  const StepLaunch<T, K, I, Frictional> launch(r.configuration(p), p, dt, 1);
+  const auto effort = [&](std::size_t count, const PdDeviceArrays<T>& a) {
+    constexpr int block = 128;
+    pd_effort_kernel<T><<<blocks_for(count, block), block>>>(count, a, frame_skip);
     OBLIQ_CUDA_CHECK(cudaGetLastError());
   };
-  run_pd_simulation(h, p, pd, frame_skip, scratch_bytes, mem, actuate, launch);
+  r.step_pd(p, pd, frame_skip, pd_actuate_launch<T>, effort, launch);
   OBLIQ_CUDA_CHECK(cudaDeviceSynchronize());
 }
 

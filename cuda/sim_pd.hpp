@@ -21,12 +21,12 @@
 
 namespace obliq::cuda::detail {
 
-// The actuators' arrays in a call's memory: gains with their index lists there, targets
-// count x n contiguous, hold flags (null: none held), and (PD2)'s running sum per scenario.
+// The actuators' arrays in device memory: the gains with their index lists there, targets, hold
+// flags and effort as the caller's strided arrays (sim::PdArrays: entry j of scenario s at
+// data[s ss + j es]; hold null: none held; effort null: not written on the device), and (PD2)'s
+// running sum per scenario.
 template <class T> struct PdDeviceArrays {
-  sim::PdGains<T> gains;
-  const T* target = nullptr;
-  const std::uint8_t* hold = nullptr;
+  sim::PdArrays<T> pd;
   T* effort_sum = nullptr;
 };
 
@@ -34,42 +34,64 @@ template <class T> struct PdDeviceArrays {
 // controls, count x nv contiguous: mirror()) and running sum.
 template <class T> OBLIQ_HD void pd_actuate_body(const sim::BatchArrays<T>& d, const PdDeviceArrays<T>& a, std::size_t i) {
   if (i >= d.count) return;
-  const int n = a.gains.n, nv = d.state.nv;
-  const VecView<const T> target{a.target + std::ptrdiff_t(i) * n, n, 1};
-  const bool hold = a.hold != nullptr && a.hold[i] != 0;
+  const int nv = d.state.nv;
   // The copy's own torques buffer (mirror(..., Torques::written_on_device)), written here before
   // each step: every entry (pd_torques zeroes the row first).
   const VecView<T> u{const_cast<T*>(d.controls.u) + std::ptrdiff_t(i) * nv, nv, 1};
-  sim::pd_actuate(a.gains, target, hold, sim::state_at(d.state, i), u, a.effort_sum[i]);
+  sim::pd_actuate(a.pd.gains, sim::pd_target_at(a.pd, i), sim::pd_hold_at(a.pd, i), sim::state_at(d.state, i), u,
+                  a.effort_sum[i]);
+}
+
+// What one thread of the effort kernel does after the rounds: scenario i's effort (PD2) from its
+// running sum, where the arrays carry an effort.
+template <class T>
+OBLIQ_HD void pd_effort_body(std::size_t count, const PdDeviceArrays<T>& a, int frame_skip, std::size_t i) {
+  if (i >= count || a.pd.effort == nullptr) return;
+  *sim::pd_effort_at(a.pd, i) = sim::pd_mean_effort(a.effort_sum[i], frame_skip);
 }
 
 // The actuators' host arrays copied into `mem` (targets and hold flags gathered per scenario,
-// the running sums zero).
+// count x n and count contiguous; the effort left to the host: null), the running sums zero.
 template <class T, class Mem> PdDeviceArrays<T> mirror_pd(std::size_t count, const sim::PdArrays<T>& h, Mem& mem) {
   PdDeviceArrays<T> d;
   const int n = h.gains.n;
-  d.gains = h.gains;
-  d.gains.v_index = mem.up(h.gains.v_index, std::size_t(n));
-  d.gains.q_index = mem.up(h.gains.q_index, std::size_t(n));
+  d.pd.gains = h.gains;
+  d.pd.gains.v_index = mem.up(h.gains.v_index, std::size_t(n));
+  d.pd.gains.q_index = mem.up(h.gains.q_index, std::size_t(n));
   std::vector<T> target(count * std::size_t(n));
   for (std::size_t s = 0; s < count; ++s) {
     const VecView<const T> row = sim::pd_target_at(h, s);
     for (int j = 0; j < n; ++j) target[s * std::size_t(n) + std::size_t(j)] = row[j];
   }
-  d.target = mem.up(target.data(), target.size());
+  d.pd.target = mem.up(target.data(), target.size());
+  d.pd.target_ss = n;
+  d.pd.target_es = 1;
   if (h.hold != nullptr) {
     std::vector<std::uint8_t> hold(count);
     for (std::size_t s = 0; s < count; ++s) hold[s] = sim::pd_hold_at(h, s) ? 1 : 0;
-    d.hold = mem.up(hold.data(), count);
+    d.pd.hold = mem.up(hold.data(), count);
+    d.pd.hold_ss = 1;
   }
   const std::vector<T> zero(count, T(0));
   d.effort_sum = mem.up(zero.data(), count);
   return d;
 }
 
-// One step_pd() of the whole batch (the host torques h.controls.u are not read): frame_skip rounds of actuate(d, a) (every scenario's
-// torques) and launch(d, s0, chunk, scratch, ws) over the chunks (one step each); then the state,
-// and (when asked) each scenario's effort (PD2), back in the host arrays.
+// The rounds of a step_pd() over a copy d already in memory: frame_skip times actuate(d, a)
+// (every scenario's torques) and launch(d, s0, chunk, scratch, ws) over the chunks (one step
+// each). The per-call sequence below and the resident one (cuda/sim_resident.hpp) both run it.
+template <class T, class Actuate, class Launch>
+void pd_rounds(const sim::BatchArrays<T>& d, const PdDeviceArrays<T>& a, int frame_skip, std::size_t ws,
+               std::size_t scratch_bytes, T* scratch, Actuate&& actuate, Launch&& launch) {
+  for (int k = 0; k < frame_skip; ++k) {
+    actuate(d, a);
+    for_each_chunk<T>(d.count, ws, scratch_bytes, [&](std::size_t s0, std::size_t n) { launch(d, s0, n, scratch, ws); });
+  }
+}
+
+// One step_pd() of the whole batch (the host torques h.controls.u are not read): the batch and
+// the actuators' arrays copied in, pd_rounds, then the state and (when asked) each scenario's
+// effort (PD2) back in the host arrays.
 template <class T, class Mem, class Actuate, class Launch>
 void run_pd_simulation(const sim::BatchArrays<T>& h, const sim::StepParams<T>& p, const sim::PdArrays<T>& pd,
                        int frame_skip, std::size_t scratch_bytes, Mem& mem, Actuate&& actuate, Launch&& launch) {
@@ -78,10 +100,7 @@ void run_pd_simulation(const sim::BatchArrays<T>& h, const sim::StepParams<T>& p
   const PdDeviceArrays<T> a = mirror_pd(h.count, pd, mem);
   const std::size_t ws = sim_scratch(d, p, any_friction(h));
   T* scratch = chunk_scratch<T>(h.count, ws, scratch_bytes, mem);
-  for (int k = 0; k < frame_skip; ++k) {
-    actuate(d, a);
-    for_each_chunk<T>(h.count, ws, scratch_bytes, [&](std::size_t s0, std::size_t n) { launch(d, s0, n, scratch, ws); });
-  }
+  pd_rounds(d, a, frame_skip, ws, scratch_bytes, scratch, actuate, launch);
   download_state(h, d, mem);
   if (pd.effort == nullptr) return;
   std::vector<T> sum(h.count);

@@ -9,4 +9,9 @@ template void simulate_configuration<float, SimSystems::model, sim::Integrator::
 template void simulate_pd_configuration<float, SimSystems::model, sim::Integrator::event_driven, false>(
     const sim::BatchArrays<float>&, const sim::StepParams<float>&, const sim::PdArrays<float>&, float, int, std::size_t);
 
+template void resident_step_configuration<float, SimSystems::model, sim::Integrator::event_driven, false>(
+    ResidentBatch<float, DeviceMemory<float>>&, const sim::StepParams<float>&, float, int);
+template void resident_step_pd_configuration<float, SimSystems::model, sim::Integrator::event_driven, false>(
+    ResidentBatch<float, DeviceMemory<float>>&, const sim::StepParams<float>&, const sim::PdArrays<float>&, float, int);
+
 }  // namespace obliq::cuda::detail

@@ -9,4 +9,9 @@ template void simulate_configuration<double, SimSystems::raw, sim::Integrator::e
 template void simulate_pd_configuration<double, SimSystems::raw, sim::Integrator::event_driven, true>(
     const sim::BatchArrays<double>&, const sim::StepParams<double>&, const sim::PdArrays<double>&, double, int, std::size_t);
 
+template void resident_step_configuration<double, SimSystems::raw, sim::Integrator::event_driven, true>(
+    ResidentBatch<double, DeviceMemory<double>>&, const sim::StepParams<double>&, double, int);
+template void resident_step_pd_configuration<double, SimSystems::raw, sim::Integrator::event_driven, true>(
+    ResidentBatch<double, DeviceMemory<double>>&, const sim::StepParams<double>&, const sim::PdArrays<double>&, double, int);
+
 }  // namespace obliq::cuda::detail

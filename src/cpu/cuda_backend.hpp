@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -26,6 +27,29 @@ template <class T> struct PdArrays;
 
 namespace obliq::cpu {
 
+// A Simulator's batch kept in the backend's memory between calls (obliq::DeviceSimulator,
+// include/obliq/device_simulator.hpp; cuda/sim_resident.hpp): systems, state and controls copied
+// in once, every step launched on that copy, the state copied out only when asked. Each call
+// returns when its work is done (the device synchronized).
+template <class T> class ResidentSimulation {
+ public:
+  virtual ~ResidentSimulation() = default;
+  // The copy's arrays, pointers into the backend's memory (the Simulator's layout, u count x nv).
+  virtual const sim::BatchArrays<T>& arrays() const = 0;
+  // `steps` steps of every scenario with the torques of the copy's u.
+  virtual void step(const sim::StepParams<T>& p, T dt, int steps) = 0;
+  // Simulator::step_pd on the copy: pd's targets, hold flags and effort in the backend's memory
+  // (any strides), its index lists on the host.
+  virtual void step_pd(const sim::StepParams<T>& p, const sim::PdArrays<T>& pd, T dt, int frame_skip) = 0;
+  // The host batch's state and controls (not its systems) into the copy, or the copy's out.
+  virtual void upload(const sim::BatchArrays<T>& host) = 0;
+  virtual void download(const sim::BatchArrays<T>& host) = 0;
+  // Where the memory is, as DLPack names it: device type (2 CUDA; 1 CPU: an emulation's host
+  // memory) and device number.
+  int dlpack_device_type = 2;
+  int device_id = 0;
+};
+
 struct CudaBackend {
   int abi = 0;  // kCudaBackendAbi of the library that built the table
   bool (*device_available)(std::string* reason) = nullptr;
@@ -44,6 +68,11 @@ struct CudaBackend {
                         double dt, int frame_skip, std::size_t scratch_bytes) = nullptr;
   void (*simulate_pd_f)(const sim::BatchArrays<float>&, const sim::StepParams<float>&, const sim::PdArrays<float>&,
                         float dt, int frame_skip, std::size_t scratch_bytes) = nullptr;
+  // A batch resident on the device (scratch_bytes 0: the default).
+  std::unique_ptr<ResidentSimulation<double>> (*resident_d)(const sim::BatchArrays<double>&, std::size_t scratch_bytes) =
+      nullptr;
+  std::unique_ptr<ResidentSimulation<float>> (*resident_f)(const sim::BatchArrays<float>&, std::size_t scratch_bytes) =
+      nullptr;
   // Frictional scenarios on the device (obliq::impact_batch / dynamics_batch, cuda/friction_glue.hpp).
   using FrictionBatch = const std::vector<FrictionalScenario>&;
   std::vector<ImpactResult> (*friction_impact_d)(FrictionBatch, std::vector<FrictionResult>*) = nullptr;
@@ -73,6 +102,13 @@ struct CudaBackend {
     if constexpr (std::is_same_v<T, double>) simulate_pd_d(b, p, pd, dt, frame_skip, scratch);
     else simulate_pd_f(b, p, pd, dt, frame_skip, scratch);
   }
+  template <class T>
+  std::unique_ptr<ResidentSimulation<T>> resident(const sim::BatchArrays<T>& b, std::size_t scratch) const {
+    if (!resident_d || !resident_f)
+      throw std::runtime_error("backend cuda: this CUDA backend library cannot keep a Simulator on the device");
+    if constexpr (std::is_same_v<T, double>) return resident_d(b, scratch);
+    else return resident_f(b, scratch);
+  }
   template <class T> std::vector<ImpactResult> friction_impact(FrictionBatch b, std::vector<FrictionResult>* info) const {
     if constexpr (std::is_same_v<T, double>) return friction_impact_d(b, info);
     else return friction_impact_f(b, info);
@@ -84,7 +120,7 @@ struct CudaBackend {
 };
 
 // Bumped whenever CudaBackend changes.
-inline constexpr int kCudaBackendAbi = 4;
+inline constexpr int kCudaBackendAbi = 5;
 // The C symbol libobliq_cuda.so exports: const CudaBackend* obliq_cuda_backend_v1().
 inline constexpr const char* kCudaBackendSymbol = "obliq_cuda_backend_v1";
 

@@ -13,6 +13,7 @@
 #include "cpu/omp_guard.hpp"
 #include "obliq/sim/batch_views.hpp"
 #include "obliq/sim/pd_tracking.hpp"
+#include "sim/pd_call.hpp"
 
 namespace obliq {
 
@@ -193,33 +194,6 @@ template <class T> void Simulator<T>::step(T dt, int steps, HostArray<const T> u
   });
 }
 
-namespace {
-
-// step_pd's host checks: std::invalid_argument naming what is wrong.
-void check_pd(const PdTracking& pd, int frame_skip, int nq, int nv) {
-  const auto fail = [](const std::string& what) { throw std::invalid_argument("Simulator::step_pd: " + what); };
-  if (frame_skip < 1) fail("frame_skip must be >= 1, not " + std::to_string(frame_skip));
-  if (pd.v_index.size() != pd.q_index.size())
-    fail("v_index and q_index must have the same length, not " + std::to_string(pd.v_index.size()) + " and " +
-         std::to_string(pd.q_index.size()));
-  std::vector<bool> seen(std::size_t(nv), false);
-  for (std::size_t j = 0; j < pd.v_index.size(); ++j) {
-    const int a = pd.v_index[j], c = pd.q_index[j];
-    if (a < 0 || a >= nv)
-      fail("v_index[" + std::to_string(j) + "] = " + std::to_string(a) + " is outside [0, nv) = [0, " +
-           std::to_string(nv) + ")");
-    if (c < 0 || c >= nq)
-      fail("q_index[" + std::to_string(j) + "] = " + std::to_string(c) + " is outside [0, nq) = [0, " +
-           std::to_string(nq) + ")");
-    if (seen[std::size_t(a)]) fail("v_index[" + std::to_string(j) + "] = " + std::to_string(a) + " is repeated");
-    seen[std::size_t(a)] = true;
-  }
-  if (!std::isfinite(pd.kp) || !std::isfinite(pd.kd))
-    fail("kp and kd must be finite, not " + std::to_string(pd.kp) + " and " + std::to_string(pd.kd));
-  if (!(pd.max_torque >= 0)) fail("max_torque must be >= 0, not " + std::to_string(pd.max_torque));
-}
-
-}  // namespace
 
 PdTracking revolute_actuators(const model::Model& model, double kp, double kd, double max_torque) {
   PdTracking pd;
@@ -237,26 +211,12 @@ PdTracking revolute_actuators(const model::Model& model, double kp, double kd, d
 template <class T>
 void Simulator<T>::step_pd(T dt, int frame_skip, const PdTracking& pd, HostArray<const T> target,
                            HostArray<const std::uint8_t> hold, HostArray<T> effort) {
-  check_pd(pd, frame_skip, nq_, nv_);
-  const int n = int(pd.v_index.size());
-  if (target.data == nullptr && count_ > 0 && n > 0)
-    throw std::invalid_argument("Simulator::step_pd: the targets array has no data");
-  if (effort.data != nullptr && effort.scenario_stride == 0 && count_ > 1)
-    throw std::invalid_argument("Simulator::step_pd: effort is an output: its scenario_stride must not be 0");
   if (options.backend != Backend::cpu && options.backend != Backend::cuda)
     throw std::invalid_argument(std::string("Simulator::step_pd: backend ") + backend_name(options.backend) +
                                 " has no time stepper (use cpu or cuda)");
+  const sim::PdArrays<T> a = sim::pd_call_arrays<T>(pd, frame_skip, count_, nq_, nv_, target, hold, effort);
   const sim::StepParams<T> p = step_params();
   const sim::BatchArrays<T> b = arrays(HostArray<const T>{u.data(), nv_, 1});  // controls' u: not read
-  sim::PdArrays<T> a;
-  a.gains = {n, pd.v_index.data(), pd.q_index.data(), T(pd.kp), T(pd.kd), T(pd.max_torque)};
-  a.target = target.data;
-  a.target_ss = target.scenario_stride;
-  a.target_es = target.element_stride;
-  a.hold = hold.data;
-  a.hold_ss = hold.scenario_stride;
-  a.effort = effort.data;
-  a.effort_ss = effort.scenario_stride;
   if (options.backend == Backend::cuda) {
     cpu::cuda_backend().simulate_pd(b, p, a, dt, frame_skip, options.cuda_scratch_bytes);
     return;

@@ -3,6 +3,7 @@
 #include "emulated_backend.hpp"
 
 #include <cstddef>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -19,7 +20,7 @@
 namespace obliq::emulation {
 
 std::atomic<bool> g_device{true};
-std::atomic<long> g_impact_calls{0}, g_friction_calls{0}, g_sim_calls{0}, g_sim_pd_calls{0};
+std::atomic<long> g_impact_calls{0}, g_friction_calls{0}, g_sim_calls{0}, g_sim_pd_calls{0}, g_resident_calls{0};
 
 namespace {
 
@@ -78,6 +79,12 @@ void simulate_pd(const obliq::sim::BatchArrays<T>& h, const obliq::sim::StepPara
   emulated_simulate_pd(h, p, pd, dt, frame_skip, 5 * ws * sizeof(T));
 }
 
+template <class T>
+std::unique_ptr<obliq::cpu::ResidentSimulation<T>> resident(const obliq::sim::BatchArrays<T>& h, std::size_t scratch) {
+  ++g_resident_calls;
+  return std::make_unique<EmulatedResident<T>>(h, scratch);
+}
+
 const obliq::cpu::CudaBackend kEmulated{obliq::cpu::kCudaBackendAbi,
                                         &device_available,
                                         &impact<double>,
@@ -89,6 +96,8 @@ const obliq::cpu::CudaBackend kEmulated{obliq::cpu::kCudaBackendAbi,
                                         &simulate<float>,
                                         &simulate_pd<double>,
                                         &simulate_pd<float>,
+                                        &resident<double>,
+                                        &resident<float>,
                                         &friction<double, obliq::ImpactResult>,
                                         &friction<float, obliq::ImpactResult>,
                                         &friction<double, obliq::DynamicsResult>,

@@ -7,12 +7,16 @@
 // chunk before the next; event-driven: the step body once).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <functional>
+#include <memory>
 
+#include "cpu/cuda_backend.hpp"
 #include "host_memory.hpp"
 #include "sim_glue.hpp"
 #include "sim_pd.hpp"
+#include "sim_resident.hpp"
 
 namespace obliq::emulation {
 
@@ -79,5 +83,59 @@ int emulated_simulate_pd(const sim::BatchArrays<T>& h, const sim::StepParams<T>&
   });
   return launches;
 }
+
+// The backend table's resident batch (cuda/sim_dispatch.cpp's DeviceResident) in host memory:
+// cuda/sim_resident.hpp's ResidentBatch with, in place of each launch, a host loop over the
+// kernel's body (the actuators', the effort's, emulated_chunk). Its memory says DLPack CPU.
+// Scratch: 5 scenarios' worth of the larger of the two integrators' (so that the chunk loops run
+// several times), unless the caller gives some.
+template <class T> class EmulatedResident final : public cpu::ResidentSimulation<T> {
+ public:
+  EmulatedResident(const sim::BatchArrays<T>& h, std::size_t scratch_bytes)
+      : batch_(h, scratch_bytes != 0 ? scratch_bytes : default_scratch(h)) {
+    this->dlpack_device_type = 1;
+  }
+  const sim::BatchArrays<T>& arrays() const override { return batch_.arrays(); }
+  void step(const sim::StepParams<T>& p, T dt, int steps) override {
+    namespace cu = obliq::cuda::detail;
+    ++steps_run;
+    cu::with_configuration(batch_.configuration(p), [&]<cu::SimSystems K, sim::Integrator I, bool Frictional>() {
+      batch_.step(p, [&](const sim::BatchArrays<T>& d, std::size_t s0, std::size_t n, T* scratch, std::size_t ws) {
+        emulated_chunk<T, K, I, Frictional>(d, p, dt, steps, s0, n, scratch, ws);
+      });
+    });
+  }
+  void step_pd(const sim::StepParams<T>& p, const sim::PdArrays<T>& pd, T dt, int frame_skip) override {
+    namespace cu = obliq::cuda::detail;
+    ++steps_run;
+    cu::with_configuration(batch_.configuration(p), [&]<cu::SimSystems K, sim::Integrator I, bool Frictional>() {
+      batch_.step_pd(
+          p, pd, frame_skip,
+          [](const sim::BatchArrays<T>& d, const cu::PdDeviceArrays<T>& a) {
+            for (std::size_t i = d.count; i-- > 0;) cu::pd_actuate_body(d, a, i);
+          },
+          [&](std::size_t count, const cu::PdDeviceArrays<T>& a) {
+            for (std::size_t i = count; i-- > 0;) cu::pd_effort_body(count, a, frame_skip, i);
+          },
+          [&](const sim::BatchArrays<T>& d, std::size_t s0, std::size_t n, T* scratch, std::size_t ws) {
+            emulated_chunk<T, K, I, Frictional>(d, p, dt, 1, s0, n, scratch, ws);
+          });
+    });
+  }
+  void upload(const sim::BatchArrays<T>& h) override { batch_.upload(h); }
+  void download(const sim::BatchArrays<T>& h) override { batch_.download(h); }
+
+  long steps_run = 0;  // step() and step_pd() calls
+
+ private:
+  static std::size_t default_scratch(const sim::BatchArrays<T>& h) {
+    namespace cu = obliq::cuda::detail;
+    sim::StepParams<T> mj, ed;
+    ed.integrator = sim::Integrator::event_driven;
+    const bool fr = h.state.m_u > 0;
+    return 5 * std::max(cu::sim_scratch(h, mj, fr), cu::sim_scratch(h, ed, fr)) * sizeof(T);
+  }
+  cuda::detail::ResidentBatch<T, HostMemory<T>> batch_;
+};
 
 }  // namespace obliq::emulation
