@@ -4,7 +4,8 @@ State and controls are numpy views of the Simulator's own buffers, taken once at
 (the buffers never move): reading `sim.q` or writing `sim.u[:] = ...` copies nothing beyond what
 the expression itself does. `step(dt, u=torques)` reads a caller's (count, nv) array in place,
 whatever its strides; `step_pd(dt, frame_skip, target, ...)` (an environment's step under PD
-position tracking) reads its targets and hold flags and writes its effort in place likewise."""
+position tracking) reads its targets and hold flags and writes its effort in place likewise.
+With arrays="torch" the same buffers are torch tensors instead (_TorchArrays below)."""
 import numpy as np
 
 from . import _obliq
@@ -32,7 +33,10 @@ class Simulator:
     call; energies() run on the host). backend='cuda' where this build of obliq has no CUDA backend, its library
     does not load or no device is found raises RuntimeError("backend cuda: <why>") here, in the
     constructor.
-    dtype float64 or float32 (raw systems: the batch's).
+    dtype float64 or float32 (raw systems: the batch's). arrays 'numpy' (the default) or 'torch':
+    the state and controls below (and q0, v0) as torch tensors sharing the buffers (on the cpu
+    backend torch.from_numpy of the numpy views: no copy); step, step_pd and reset take torch
+    tensors or numpy arrays. arrays='torch' without torch installed raises ImportError.
 
     Arrays (numpy views, writable; row s = scenario s): q (count, nq), v (count, nv), t (count,),
     active (count, m_u) uint8 (rows in contact after the last step), impacts and lcp_solves
@@ -46,7 +50,11 @@ class Simulator:
     def __init__(self, model, count=None, *, dtype=np.float64, integrator="moreau", law="complementarity",
                  lcp_solver="lemke", theta=0.5, gamma=0.5, gap_tol=-1.0, vel_tol=-1.0, max_step=0.0,
                  zeno_velocity=0.0, max_impacts=100, friction="cone", facets=8, friction_lcp_solver="auto",
-                 threads=0, backend="cpu"):
+                 threads=0, backend="cpu", arrays="numpy"):
+        if arrays not in ("numpy", "torch"):
+            raise ValueError(f"arrays must be 'numpy' or 'torch', not {arrays!r}")
+        self._torch = _TorchArrays() if arrays == "torch" else None  # before the C++ Simulator
+        self.arrays = arrays
         opts = dict(integrator=integrator, law=law, lcp_solver=lcp_solver, theta=float(theta), gamma=float(gamma),
                     gap_tol=float(gap_tol), vel_tol=float(vel_tol), max_step=float(max_step),
                     zeno_velocity=float(zeno_velocity), max_impacts=int(max_impacts), friction=friction,
@@ -69,13 +77,16 @@ class Simulator:
             if self.dtype not in _SIM:
                 raise TypeError(f"dtype must be float64 or float32, not {self.dtype}")
             self._sim = _SIM[self.dtype](model, int(count), **opts)
-        for name in STATE + CONTROLS:
-            setattr(self, name, getattr(self._sim, name))
+        views = {name: getattr(self._sim, name) for name in STATE + CONTROLS}
+        if self._torch is not None:
+            views = self._torch.views(views)
+        for name, a in views.items():
+            setattr(self, name, a)
         self.count, self.nq, self.nv = self._sim.count, self._sim.nq, self._sim.nv
         self.m_b, self.m_u = self._sim.m_b, self._sim.m_u
         # The state reset() returns to by default: the initial one.
-        self.q0 = self.q.copy()
-        self.v0 = self.v.copy()
+        self.q0 = self.q.copy() if self._torch is None else self.q.clone()
+        self.v0 = self.v.copy() if self._torch is None else self.v.clone()
 
     def __len__(self):
         return self.count
@@ -140,7 +151,7 @@ class Simulator:
             raise ValueError(f"target: shape {t.shape} does not fit, expected (count, len(v_index)) = "
                              f"{(self.count, len(v_index))}")
         if hold is not None:
-            hold = np.asarray(hold)
+            hold = np.asarray(hold) if self._torch is None else self._torch.host_bool(hold)
             if hold.dtype != np.bool_:
                 raise TypeError(f"hold: expected a bool array of shape ({self.count},), got dtype {hold.dtype}")
         if effort is not None:
@@ -156,6 +167,8 @@ class Simulator:
     def _rows(self, mask):
         if mask is None:
             return slice(None)
+        if self._torch is not None:
+            return self._torch.mask(mask, self.count, self.q.device)
         m = np.asarray(mask)
         if m.dtype != np.bool_:
             raise TypeError(f"mask: expected a bool array of shape ({self.count},), got dtype {m.dtype}")
@@ -169,26 +182,66 @@ class Simulator:
         state q0, v0; t = 0, no rows active, counters 0, status ok, no last impact. Controls are
         left as they are. Vectorized: no Python loop over scenarios."""
         rows = self._rows(mask)
-        k = self.count if mask is None else int(np.count_nonzero(rows))
+        k = self.count if mask is None else int(rows.sum()) if self._torch is not None else int(np.count_nonzero(rows))
         for name, given, init, width in (("q", q, self.q0, self.nq), ("v", v, self.v0, self.nv)):
             target = getattr(self, name)
             if given is None:
                 target[rows] = init[rows]
                 continue
-            a = as_array(given, name)
-            if a.dtype not in FLOATS:
+            a = as_array(given, name) if self._torch is None else self._torch.value(given, name, target)
+            if a.dtype not in (FLOATS if self._torch is None else self._torch.floats):
                 raise TypeError(f"{name}: dtype must be float64 or float32, not {a.dtype}")
-            if a.shape not in ((width,), (k, width)):
-                raise ValueError(f"{name}: shape {a.shape} does not fit, expected ({width},) or ({k}, {width})")
-            target[rows] = a
+            if tuple(a.shape) not in ((width,), (k, width)):
+                raise ValueError(f"{name}: shape {tuple(a.shape)} does not fit, expected ({width},) or ({k}, {width})")
+            target[rows] = a if self._torch is None else a.to(target.dtype)
         self.t[rows] = 0
         self.active[rows] = 0
         self.impacts[rows] = 0
         self.lcp_solves[rows] = 0
         self.status[rows] = int(_obliq.Status.ok)
-        self.last_impact_time[rows] = np.nan
+        self.last_impact_time[rows] = float("nan")
         self.last_impact_v[rows] = 0
 
     def energies(self):
         """(kinetic, potential) energy of every scenario at its state, as new (count,) arrays."""
         return self._sim.energies()
+
+
+class _TorchArrays:
+    """arrays="torch": the Simulator's buffers as torch tensors, and what its methods need to take
+    torch tensors (masks and values of reset, hold of step_pd). The cpu backend's tensors are
+    torch.from_numpy of its numpy views (the same memory); tensors reach the C++ calls as numpy
+    views through DLPack (_arrays.as_array), no copy."""
+
+    def __init__(self):
+        try:
+            import torch
+        except ImportError as err:
+            raise ImportError("arrays='torch' needs torch, which is not installed (pip install torch)") from err
+        self.torch = torch
+        self.floats = (torch.float64, torch.float32)
+
+    def views(self, arrays):
+        """{name: tensor} of {name: numpy view}, sharing memory."""
+        return {name: self.torch.from_numpy(a) for name, a in arrays.items()}
+
+    def mask(self, mask, count, device):
+        """A (count,) bool tensor on `device` of a torch or numpy mask."""
+        m = mask if isinstance(mask, self.torch.Tensor) else self.torch.as_tensor(np.asarray(mask))
+        if m.dtype != self.torch.bool:
+            raise TypeError(f"mask: expected a bool array of shape ({count},), got dtype {m.dtype}")
+        if tuple(m.shape) != (count,):
+            raise ValueError(f"mask: shape {tuple(m.shape)} does not fit, expected ({count},)")
+        return m.to(device)
+
+    def value(self, x, name, like):
+        """A tensor on like's device of a tensor, a numpy array or nested lists (reset's q, v)."""
+        if not isinstance(x, self.torch.Tensor):
+            x = self.torch.from_numpy(np.ascontiguousarray(as_array(x, name)))
+        return x.to(like.device)
+
+    def host_bool(self, hold):
+        """hold of step_pd as a numpy bool view (DLPack for a CPU tensor: no copy)."""
+        if isinstance(hold, self.torch.Tensor):
+            return np.from_dlpack(hold)
+        return np.asarray(hold)

@@ -8,6 +8,7 @@ from gymnasium.vector.utils import batch_space
 
 from .._obliq import Model
 from ..sim import Simulator
+from ._xp import namespace
 
 
 class SimVectorEnv(VectorEnv):
@@ -31,6 +32,16 @@ class SimVectorEnv(VectorEnv):
     Contacts: plastic (restitution 0) with Coulomb friction mu = 0.8 per contact by default, the
     exact cone (friction='pyramid': faceted, `facets` facets); mu=0 is frictionless.
 
+    arrays: 'numpy' (default) or 'torch' (passed to the Simulator, whose state and controls are
+    then torch tensors): step() takes the actions as a tensor (or a numpy array, moved to the
+    Simulator's device once) and returns obs, reward, terminated, truncated as tensors on that
+    device; the env's own buffers (_elapsed, _autoreset, _torque_sq, a task's commands...) are
+    tensors there too. The task code is written once against `self.xp` (numpy, or _xp's
+    TorchNamespace): a step with tensors converts nothing to numpy; it reads two flags (any copy to
+    reset, any copy failed) on the host. Initial and autoreset states are drawn on the host from
+    the same generator as with numpy (a seed gives the same trajectory for either kind) and only the
+    reset rows go to the device.
+
     Subclasses give: `model_name` (a built-in model; or override `_make_model()`), `actuated` (velocity indices), `actuated_q` (their
     configuration indices), `nominal`, `action_scale`, `kp`, `kd`, `max_torque`, `sim_dt`,
     `frame_skip`, `max_episode_steps`, and `_initial_states(rng, k)`, `_observe()`,
@@ -41,13 +52,16 @@ class SimVectorEnv(VectorEnv):
     obs_dim = 0
 
     def __init__(self, num_envs, *, sim_dt=5e-3, frame_skip=4, max_episode_steps=500, threads=0, restitution=0.0,
-                 mu=0.8, friction="cone", **sim_options):
+                 mu=0.8, friction="cone", arrays="numpy", **sim_options):
         self.model = self._make_model()
         self.sim_dt, self.frame_skip, self.max_episode_steps = sim_dt, int(frame_skip), int(max_episode_steps)
         self.num_envs = int(num_envs)
         if self.num_envs < 1:
             raise ValueError(f"num_envs must be >= 1, not {num_envs}")
-        self.sim = Simulator(self.model, self.num_envs, threads=threads, friction=friction, **sim_options)
+        self.sim = Simulator(self.model, self.num_envs, threads=threads, friction=friction, arrays=arrays,
+                             **sim_options)
+        self.arrays, self.xp = arrays, namespace(self.sim)
+        xp = self.xp
         self.sim.e[:] = restitution
         self.sim.mu[:] = mu
         self.actuated, self.actuated_q = np.asarray(self.actuated), np.asarray(self.actuated_q)
@@ -57,34 +71,38 @@ class SimVectorEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self._v_index, self._q_index = [int(i) for i in self.actuated], [int(i) for i in self.actuated_q]
-        self._torque_sq = np.zeros(self.num_envs, self.sim.dtype)  # mean |tau|^2 per copy over the last env step
-        self._elapsed = np.zeros(self.num_envs, np.int64)
-        self._autoreset = np.zeros(self.num_envs, bool)
+        self._nominal = xp.asarray(self.nominal, np.float64)  # numpy: self.nominal itself
+        self._torque_sq = xp.zeros(self.num_envs, self.sim.dtype)  # mean |tau|^2 per copy over the last env step
+        self._elapsed = xp.zeros(self.num_envs, np.int64)
+        self._autoreset = xp.zeros(self.num_envs, bool)
         self._np_random, self._np_random_seed = seeding.np_random(None)
 
     # --- Gymnasium API ---------------------------------------------------------------------------
     def reset(self, *, seed=None, options=None):
-        """Resets every copy (or those of options["reset_mask"], a (num_envs,) bool array)."""
+        """Resets every copy (or those of options["reset_mask"], a (num_envs,) bool array: numpy,
+        or with arrays='torch' a tensor too)."""
+        xp = self.xp
         if seed is not None:
             self._np_random, self._np_random_seed = seeding.np_random(seed)
-        mask = np.ones(self.num_envs, bool)
+        mask = xp.ones(self.num_envs, bool)
         if options is not None and "reset_mask" in options:
-            mask = np.asarray(options["reset_mask"])
-            if mask.dtype != np.bool_ or mask.shape != (self.num_envs,):
+            mask = xp.asarray(options["reset_mask"])
+            if mask.dtype != xp.bool_ or mask.shape != (self.num_envs,):
                 raise ValueError(f"reset_mask: expected a ({self.num_envs},) bool array, got {mask.dtype} "
-                                 f"{mask.shape}")
+                                 f"{tuple(mask.shape)}")
         self._reset_envs(mask)
         return self._observe(), {}
 
     def step(self, actions):
-        a = np.asarray(actions)
+        xp = self.xp
+        a = xp.asarray(actions)
         if a.shape != (self.num_envs, self.nu):
-            raise ValueError(f"actions: shape {a.shape} does not fit, expected {(self.num_envs, self.nu)}")
-        if not np.issubdtype(a.dtype, np.floating):
+            raise ValueError(f"actions: shape {tuple(a.shape)} does not fit, expected {(self.num_envs, self.nu)}")
+        if not (a.is_floating_point() if self.arrays == "torch" else np.issubdtype(a.dtype, np.floating)):
             raise TypeError(f"actions: expected a float array, got {a.dtype}")
         restart = self._autoreset
-        a = np.clip(a, -1.0, 1.0)
-        target = np.asarray(self.nominal + self.action_scale * a, self.sim.dtype)
+        a = xp.clip(a, -1.0, 1.0)
+        target = xp.asarray(self._nominal + self.action_scale * a, self.sim.dtype)
         # frame_skip physics steps with the PD law before each, one C++ call (copies about to be
         # reset held with zero torque); _torque_sq receives the mean |tau|^2 in place.
         self.sim.step_pd(self.sim_dt, self.frame_skip, target, v_index=self._v_index, q_index=self._q_index,
@@ -94,18 +112,19 @@ class SimVectorEnv(VectorEnv):
     def _finish_step(self, a, restart):
         """What an env step does after its physics: the autoreset of the copies in `restart`,
         reward (of the clipped actions `a`), termination, truncation, observation and info."""
+        xp = self.xp
         self._elapsed += 1
         if restart.any():
             self._reset_envs(restart)
         failed = self.sim.status != 0
-        reward = np.where(failed | restart, 0.0, self._reward(a))
+        reward = xp.where(failed | restart, 0.0, self._reward(a))
         terminated = (self._terminated() | failed) & ~restart
         truncated = (self._elapsed >= self.max_episode_steps) & ~terminated & ~restart
         self._autoreset = terminated | truncated
         obs = self._observe()
         info = {}
         if failed.any():
-            info["status"] = self.sim.status.copy()
+            info["status"] = xp.copy(self.sim.status)
             info["_status"] = failed
         return obs, reward, terminated, truncated, info
 
@@ -114,7 +133,7 @@ class SimVectorEnv(VectorEnv):
 
     # --- helpers ---------------------------------------------------------------------------------
     def _reset_envs(self, mask):
-        k = int(np.count_nonzero(mask))
+        k = int(self.xp.count_nonzero(mask))
         if k == 0:
             return
         q, v = self._initial_states(self.np_random, k)

@@ -33,14 +33,14 @@ class Biped5BalanceEnv(SimVectorEnv):
         return lift_to_clearance(self.model, q, 1, clearance, threads=self.sim.threads), np.zeros((k, 7))
 
     def _observe(self):
-        obs = np.empty((self.num_envs, self.obs_dim), np.float32)
+        obs = self.xp.empty((self.num_envs, self.obs_dim), np.float32)
         obs[:, :6] = self.sim.q[:, 1:]
         obs[:, 6:] = self.sim.v
         return obs
 
     def _reward(self, a):
         z, pitch = self.sim.q[:, 1], self.sim.q[:, 2]
-        return 1.0 - pitch ** 2 - 4.0 * (z - self.target_height) ** 2 - 0.01 * np.sum(a * a, axis=1)
+        return 1.0 - pitch ** 2 - 4.0 * (z - self.target_height) ** 2 - 0.01 * self.xp.sum(a * a, axis=1)
 
     def _terminated(self):
-        return (np.abs(self.sim.q[:, 2]) > 1.0) | (self.sim.q[:, 1] < 0.4)
+        return (self.xp.abs(self.sim.q[:, 2]) > 1.0) | (self.sim.q[:, 1] < 0.4)

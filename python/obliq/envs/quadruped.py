@@ -57,15 +57,15 @@ class QuadrupedStandEnv(QuadrupedEnv):
         return 1.0 - 2.0 * (x * x + y * y)
 
     def _observe(self):
-        obs = np.empty((self.num_envs, self.obs_dim), np.float32)
+        obs = self.xp.empty((self.num_envs, self.obs_dim), np.float32)
         obs[:, :17] = self.sim.q[:, 2:]
         obs[:, 17:] = self.sim.v
         return obs
 
     def _reward(self, a):
-        z = self.sim.q[:, 2]
-        return (0.5 * self._up() + 0.5 * np.exp(-(((z - self.target_height) / 0.1) ** 2))
-                - 0.01 * np.mean(a * a, axis=1))
+        xp, z = self.xp, self.sim.q[:, 2]
+        return (0.5 * self._up() + 0.5 * xp.exp(-(((z - self.target_height) / 0.1) ** 2))
+                - 0.01 * xp.mean(a * a, axis=1))
 
     def _terminated(self):
         return (self.sim.q[:, 2] < 0.1) | (self._up() < 0.0)

@@ -10,7 +10,11 @@ the next one, the last one in infos[i]["terminal_observation"], and infos[i]["Ti
 for a time limit. obliq's environments autoreset on the next step (Gymnasium's default); the
 adapter resets the copies that ended at once (SameStepAutoreset: the environment's masked reset,
 the same draws from the same generator, so a seed still gives one trajectory). All copies still step in one
-call; nothing loops over environments except the construction of the infos list SB3 asks for."""
+call; nothing loops over environments except the construction of the infos list SB3 asks for.
+
+SB3 works on numpy arrays: the adapter takes numpy environments only (arrays="numpy", the
+default) and refuses an arrays="torch" one (ValueError), whose tensors it would copy to the host
+and back on every step."""
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
@@ -21,6 +25,9 @@ class SB3VecEnv(VecEnv):
     """Wraps an obliq SimVectorEnv (e.g. QuadrupedStandEnv(64)) for stable-baselines3."""
 
     def __init__(self, env):
+        if getattr(env, "arrays", "numpy") != "numpy":
+            raise ValueError(f"SB3VecEnv: stable-baselines3 steps on numpy arrays; this environment's arrays are "
+                             f"{env.arrays!r} tensors: construct it with arrays='numpy' (the default)")
         self.env = env
         self._same_step = SameStepAutoreset(env)
         super().__init__(env.num_envs, env.single_observation_space, env.single_action_space)

@@ -61,9 +61,11 @@ class QuadrupedVelocityEnv(QuadrupedEnv):
         self.ranges = np.array([vx_range, vy_range, yaw_range], float)
         self.mu_range, self.restitution_range = tuple(mu_range), tuple(restitution_range)
         self.only_positive_rewards = bool(only_positive_rewards)
-        self.commands = np.zeros((self.num_envs, 3))
-        self._last_action = np.zeros((self.num_envs, self.nu))
-        self._air_time = np.zeros((self.num_envs, self.sim.m_u))
+        xp = self.xp
+        self.commands = xp.zeros((self.num_envs, 3))
+        self._command_scale = xp.asarray([2.0, 2.0, 0.25])  # the observation's scales of vx, vy, wz
+        self._last_action = xp.zeros((self.num_envs, self.nu))
+        self._air_time = xp.zeros((self.num_envs, self.sim.m_u))
         self.dt = self.sim_dt * self.frame_skip
 
     # --- task ----------------------------------------------------------------------------------
@@ -76,26 +78,26 @@ class QuadrupedVelocityEnv(QuadrupedEnv):
         return lift_to_clearance(self.model, q, 2, clearance, threads=self.sim.threads), np.zeros((k, 18))
 
     def _on_reset(self, mask, k):
-        rng = self.np_random
-        self.commands[mask] = rng.uniform(self.ranges[:, 0], self.ranges[:, 1], (k, 3))
-        self.sim.mu[mask] = rng.uniform(*self.mu_range, (k, 1))
-        self.sim.e[mask] = rng.uniform(*self.restitution_range, (k, self.sim.m_u))
+        rng, xp = self.np_random, self.xp  # drawn on the host; the k rows go to the arrays' device
+        self.commands[mask] = xp.asarray(rng.uniform(self.ranges[:, 0], self.ranges[:, 1], (k, 3)))
+        self.sim.mu[mask] = xp.asarray(rng.uniform(*self.mu_range, (k, 1)), self.sim.dtype)
+        self.sim.e[mask] = xp.asarray(rng.uniform(*self.restitution_range, (k, self.sim.m_u)), self.sim.dtype)
         self._last_action[mask] = 0.0
         self._air_time[mask] = 0.0
 
     def _gravity(self):
         """The unit vector of gravity in the trunk frame, -R^T e_z, for quaternions (x, y, z, w)."""
         x, y, z, w = (self.sim.q[:, 3 + i] for i in range(4))
-        return -np.stack([2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)], axis=1)
+        return -self.xp.stack([2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)], axis=1)
 
     def _observe(self):
         v = self.sim.v
-        obs = np.empty((self.num_envs, self.obs_dim), np.float32)
+        obs = self.xp.empty((self.num_envs, self.obs_dim), np.float32)
         obs[:, 0:3] = 2.0 * v[:, 0:3]
         obs[:, 3:6] = 0.25 * v[:, 3:6]
         obs[:, 6:9] = self._gravity()
-        obs[:, 9:12] = self.commands * (2.0, 2.0, 0.25)
-        obs[:, 12:24] = self.sim.q[:, 7:] - self.nominal
+        obs[:, 9:12] = self.commands * self._command_scale
+        obs[:, 12:24] = self.sim.q[:, 7:] - self._nominal
         obs[:, 24:36] = 0.05 * v[:, 6:]
         obs[:, 36:48] = self._last_action
         obs[:, 48] = self.sim.q[:, 2]
@@ -103,27 +105,27 @@ class QuadrupedVelocityEnv(QuadrupedEnv):
 
     def tracking_error(self):
         """(num_envs, 2): |v_xy - c_xy| (m/s) and |w_z - c_wz| (rad/s) at the current state."""
-        v = self.sim.v
-        return np.stack([np.hypot(v[:, 0] - self.commands[:, 0], v[:, 1] - self.commands[:, 1]),
-                         np.abs(v[:, 5] - self.commands[:, 2])], axis=1)
+        v, xp = self.sim.v, self.xp
+        return xp.stack([xp.hypot(v[:, 0] - self.commands[:, 0], v[:, 1] - self.commands[:, 1]),
+                         xp.abs(v[:, 5] - self.commands[:, 2])], axis=1)
 
     def _reward(self, a):
-        v, z, g = self.sim.v, self.sim.q[:, 2], self._gravity()
+        xp, v, z, g = self.xp, self.sim.v, self.sim.q[:, 2], self._gravity()
         err = self.tracking_error()
         contact = self.sim.active != 0
         touchdown = contact & (self._air_time > 0)
-        moving = np.hypot(self.commands[:, 0], self.commands[:, 1]) > 0.1
-        air = np.sum((self._air_time - 0.5) * touchdown, axis=1) * moving
+        moving = xp.hypot(self.commands[:, 0], self.commands[:, 1]) > 0.1
+        air = xp.sum((self._air_time - 0.5) * touchdown, axis=1) * moving
         fresh = (self._elapsed == 0)[:, None]  # copies reset in this step (their action was ignored)
-        self._air_time = np.where(contact | fresh, 0.0, self._air_time + self.dt)
-        r = (1.0 * np.exp(-err[:, 0] ** 2 / 0.25) + 0.5 * np.exp(-err[:, 1] ** 2 / 0.25)
+        self._air_time = xp.where(contact | fresh, 0.0, self._air_time + self.dt)
+        r = (1.0 * xp.exp(-err[:, 0] ** 2 / 0.25) + 0.5 * xp.exp(-err[:, 1] ** 2 / 0.25)
              - 2.0 * v[:, 2] ** 2 - 0.05 * (v[:, 3] ** 2 + v[:, 4] ** 2)
              - 1.0 * (g[:, 0] ** 2 + g[:, 1] ** 2) - 10.0 * (z - self.target_height) ** 2
-             - self.torque_weight * self._torque_sq - 0.01 * np.sum((a - self._last_action) ** 2, axis=1)
+             - self.torque_weight * self._torque_sq - 0.01 * xp.sum((a - self._last_action) ** 2, axis=1)
              + 1.0 * air)
-        self._last_action = np.where(fresh, 0.0, a)
+        self._last_action = xp.where(fresh, 0.0, a)
         if self.only_positive_rewards:
-            r = np.maximum(r, 0.0)
+            r = xp.maximum(r, 0.0)
         return r * self.dt
 
     def _terminated(self):
