@@ -1,17 +1,23 @@
-"""The batched Simulator (docs/simulator.md) on numpy arrays.
+"""The batched Simulator (docs/simulator.md) on numpy arrays, torch tensors, or (backend="cuda")
+the device's memory.
 
 State and controls are numpy views of the Simulator's own buffers, taken once at construction
 (the buffers never move): reading `sim.q` or writing `sim.u[:] = ...` copies nothing beyond what
 the expression itself does. `step(dt, u=torques)` reads a caller's (count, nv) array in place,
 whatever its strides; `step_pd(dt, frame_skip, target, ...)` (an environment's step under PD
 position tracking) reads its targets and hold flags and writes its effort in place likewise.
-With arrays="torch" the same buffers are torch tensors instead (_TorchArrays below)."""
+With arrays="torch" the same buffers are torch tensors instead (_TorchArrays below). With
+backend="cuda" the state and controls live on the device between calls (a DeviceSimulator):
+the arrays are views of the device's memory (torch CUDA tensors), and no step copies anything
+between host and device."""
 import numpy as np
 
 from . import _obliq
 from ._arrays import FLOATS, as_array
 
 _SIM = {np.dtype(np.float64): _obliq.Simulator64, np.dtype(np.float32): _obliq.Simulator32}
+_DEVICE = {np.dtype(np.float64): _obliq.DeviceSimulator64, np.dtype(np.float32): _obliq.DeviceSimulator32}
+_DLPACK_CPU, _DLPACK_CUDA = 1, 2
 _RAW = {_obliq.Batch64: np.dtype(np.float64), _obliq.Batch32: np.dtype(np.float32)}
 
 # Views of the C++ buffers (row s = scenario s).
@@ -27,16 +33,20 @@ class Simulator:
     (event-driven), law 'complementarity' or 'projection', lcp_solver, theta, gamma, gap_tol and
     vel_tol (< 0: the scalar's default), max_step, zeno_velocity, max_impacts, friction 'cone'
     (exact Coulomb cone) or 'pyramid' (faceted, `facets` facets, its LCP by friction_lcp_solver),
-    threads (0: all; the cpu backend's), backend 'cpu' (OpenMP) or 'cuda' (each step on the GPU,
-    one thread per copy, docs/cuda.md "The Simulator on the device": the state and controls are
-    copied to the device and back on every step() or step_pd() call, so take several steps per
-    call; energies() run on the host). backend='cuda' where this build of obliq has no CUDA backend, its library
-    does not load or no device is found raises RuntimeError("backend cuda: <why>") here, in the
-    constructor.
-    dtype float64 or float32 (raw systems: the batch's). arrays 'numpy' (the default) or 'torch':
-    the state and controls below (and q0, v0) as torch tensors sharing the buffers (on the cpu
-    backend torch.from_numpy of the numpy views: no copy); step, step_pd and reset take torch
-    tensors or numpy arrays. arrays='torch' without torch installed raises ImportError.
+    threads (0: all; the cpu backend's), backend 'cpu' (OpenMP) or 'cuda' (on the GPU, one thread
+    per copy, docs/cuda.md "The state on the device": the systems, state and controls are copied
+    to the device once, here, and stay there; step() and step_pd() run on them with nothing copied
+    between host and device, and the arrays below are views of the device's memory; energies()
+    copies the state to the host first). backend='cuda' where this build of obliq has no CUDA
+    backend, its library does not load or no device is found raises RuntimeError("backend cuda:
+    <why>") here, in the constructor.
+    dtype float64 or float32 (raw systems: the batch's). arrays 'numpy' or 'torch' (None: numpy
+    on the cpu backend, torch with backend='cuda'): the state and controls below (and q0, v0) as
+    torch tensors sharing the buffers (on the cpu backend torch.from_numpy of the numpy views; with
+    backend='cuda' torch.from_dlpack of the device's memory, CUDA tensors: no copy either way);
+    step, step_pd and reset take torch tensors or numpy arrays. arrays='torch' without torch
+    installed raises ImportError; arrays='numpy' with backend='cuda' ValueError (numpy cannot view
+    GPU memory; the CPU emulation of the backend that the tests load is host memory, which it can).
 
     Arrays (numpy views, writable; row s = scenario s): q (count, nq), v (count, nv), t (count,),
     active (count, m_u) uint8 (rows in contact after the last step), impacts and lcp_solves
@@ -50,11 +60,10 @@ class Simulator:
     def __init__(self, model, count=None, *, dtype=np.float64, integrator="moreau", law="complementarity",
                  lcp_solver="lemke", theta=0.5, gamma=0.5, gap_tol=-1.0, vel_tol=-1.0, max_step=0.0,
                  zeno_velocity=0.0, max_impacts=100, friction="cone", facets=8, friction_lcp_solver="auto",
-                 threads=0, backend="cpu", arrays="numpy"):
-        if arrays not in ("numpy", "torch"):
+                 threads=0, backend="cpu", arrays=None):
+        if arrays not in (None, "numpy", "torch"):
             raise ValueError(f"arrays must be 'numpy' or 'torch', not {arrays!r}")
         self._torch = _TorchArrays() if arrays == "torch" else None  # before the C++ Simulator
-        self.arrays = arrays
         opts = dict(integrator=integrator, law=law, lcp_solver=lcp_solver, theta=float(theta), gamma=float(gamma),
                     gap_tol=float(gap_tol), vel_tol=float(vel_tol), max_step=float(max_step),
                     zeno_velocity=float(zeno_velocity), max_impacts=int(max_impacts), friction=friction,
@@ -77,9 +86,26 @@ class Simulator:
             if self.dtype not in _SIM:
                 raise TypeError(f"dtype must be float64 or float32, not {self.dtype}")
             self._sim = _SIM[self.dtype](model, int(count), **opts)
-        views = {name: getattr(self._sim, name) for name in STATE + CONTROLS}
+        source, self._device = self._sim, None
+        if self._sim.backend == "cuda":
+            source = self._device = _DEVICE[self.dtype](self._sim)  # the state now lives there
+            device_type = self._device.dlpack_device[0]
+            if arrays is None:
+                arrays = "numpy" if device_type == _DLPACK_CPU else "torch"
+            if arrays == "numpy" and device_type != _DLPACK_CPU:
+                raise ValueError("arrays='numpy': backend='cuda' keeps the state in GPU memory, which numpy cannot "
+                                 "view; use arrays='torch' (the default there)")
+            if arrays == "torch" and self._torch is None:
+                self._torch = _TorchArrays()
+        self.arrays = arrays or "numpy"
+        # Raw systems carry gravity in h: the device copy has no gravity array (None there).
+        names = STATE + CONTROLS if self._device is None or self._sim.is_model else STATE + CONTROLS[:-1]
+        views = {name: getattr(source, name) for name in names}
         if self._torch is not None:
             views = self._torch.views(views)
+        elif self._device is not None:
+            views = {name: np.from_dlpack(a) for name, a in views.items()}
+        views.setdefault("gravity", None)
         for name, a in views.items():
             setattr(self, name, a)
         self.count, self.nq, self.nv = self._sim.count, self._sim.nq, self._sim.nv
@@ -112,6 +138,12 @@ class Simulator:
         steps = int(steps)
         if steps < 0:
             raise ValueError(f"steps must be >= 0, not {steps}")
+        if self._device is not None:  # the torques go into the device's u (a copy on the device)
+            if u is not None:
+                self._check_device_array(u, "u", (self.count, self.nv))
+                self.u[...] = u
+            self._device._step(dt, steps)
+            return
         if u is None:
             self._sim._step(dt, steps)
             return
@@ -133,7 +165,9 @@ class Simulator:
         and zero torque on every other coordinate (a floating base) and on every coordinate of a
         held scenario. The same as `frame_skip` calls step(dt, 1, u=torques) with those torques
         computed in numpy, bit for bit, in one C++ call (OpenMP over scenarios, the GIL released;
-        with backend='cuda' on the device, the state copied there and back once per call).
+        with backend='cuda' on the device's copy: target, hold and effort are then arrays in the
+        device's memory, torch CUDA tensors, read and written in place, and nothing is copied
+        between host and device).
 
         target: (count, len(v_index)) array of the Simulator's dtype, read in place (any strides;
         DLPack CPU tensors too). hold: None or a (count,) bool array, scenarios held with zero
@@ -143,6 +177,15 @@ class Simulator:
         indices); kp, kd finite, max_torque >= 0. Bad indices, gains or shapes raise ValueError;
         wrong dtypes TypeError. The Simulator's own `u` is left as it is."""
         frame_skip = int(frame_skip)
+        if self._device is not None:
+            self._check_device_array(target, "target", (self.count, len(v_index)))
+            if hold is not None and _dtype_name(hold) != "bool":
+                raise TypeError(f"hold: expected a bool array of shape ({self.count},), got dtype {hold.dtype}")
+            if effort is not None:
+                self._check_device_array(effort, "effort", (self.count,))
+            self._device._step_pd(dt, frame_skip, target, hold, effort, [int(i) for i in v_index],
+                                  [int(i) for i in q_index], float(kp), float(kd), float(max_torque))
+            return
         t = as_array(target, "target")
         if t.dtype != self.dtype:
             kind = "must be" if t.dtype in FLOATS else "must be a float array of"
@@ -203,8 +246,27 @@ class Simulator:
         self.last_impact_v[rows] = 0
 
     def energies(self):
-        """(kinetic, potential) energy of every scenario at its state, as new (count,) arrays."""
+        """(kinetic, potential) energy of every scenario at its state, as new (count,) numpy arrays
+        (backend='cuda': evaluated on the host, the state copied there first)."""
+        if self._device is not None:
+            self._device.download()
         return self._sim.energies()
+
+    def _check_device_array(self, a, name, shape):
+        """backend='cuda': a caller's array for the device, of the Simulator's dtype and `shape`
+        (its device is checked where it is read: the state's, or ValueError)."""
+        if not hasattr(a, "__dlpack__"):
+            raise TypeError(f"{name}: backend='cuda' reads arrays in the device's memory (a torch tensor there), "
+                            f"not {type(a).__name__}")
+        if _dtype_name(a) != self.dtype.name:
+            raise TypeError(f"{name}: dtype {a.dtype} must be the Simulator's dtype {self.dtype}")
+        if tuple(a.shape) != shape:
+            raise ValueError(f"{name}: shape {tuple(a.shape)} does not fit, expected {shape}")
+
+
+def _dtype_name(a):
+    """'float64', 'bool', ... of a numpy array or a torch tensor."""
+    return str(a.dtype).removeprefix("torch.")
 
 
 class _TorchArrays:
@@ -222,8 +284,10 @@ class _TorchArrays:
         self.floats = (torch.float64, torch.float32)
 
     def views(self, arrays):
-        """{name: tensor} of {name: numpy view}, sharing memory."""
-        return {name: self.torch.from_numpy(a) for name, a in arrays.items()}
+        """{name: tensor} of {name: numpy view, or a DLPack array of the device's memory}, sharing
+        memory."""
+        return {name: self.torch.from_numpy(a) if isinstance(a, np.ndarray) else self.torch.from_dlpack(a)
+                for name, a in arrays.items()}
 
     def mask(self, mask, count, device):
         """A (count,) bool tensor on `device` of a torch or numpy mask."""

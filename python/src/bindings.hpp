@@ -46,6 +46,7 @@ void bind_batch(nb::module_& m);
 void bind_lcp(nb::module_& m);
 void bind_model(nb::module_& m);
 void bind_simulator(nb::module_& m);
+void bind_device_simulator(nb::module_& m);
 void bind_views(nb::module_& m);
 void bind_sweep(nb::module_& m);
 

@@ -59,6 +59,7 @@ NB_MODULE(_obliq, m) {
   obliq::python::bind_lcp(m);
   obliq::python::bind_model(m);
   obliq::python::bind_simulator(m);
+  obliq::python::bind_device_simulator(m);
   obliq::python::bind_views(m);
   obliq::python::bind_sweep(m);
 }

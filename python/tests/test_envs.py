@@ -16,13 +16,18 @@ HEIGHT = {Biped5BalanceEnv: 1, QuadrupedStandEnv: 2, QuadrupedVelocityEnv: 2,
           Solo12VelocityEnv: 2}  # index of the base height in q
 
 
+def host(x):
+    """A numpy array of an environment's output (a torch tensor on any device, or numpy)."""
+    return x.cpu().numpy() if hasattr(x, "cpu") else np.asarray(x)
+
+
 def rollout(env, seed, steps, action_seed=5):
     rng = np.random.default_rng(action_seed)
     obs, _ = env.reset(seed=seed)
-    out = [obs]
+    out = [host(obs)]
     for _ in range(steps):
         o, r, term, trunc, _ = env.step(rng.uniform(-1, 1, env.action_space.shape).astype(np.float32))
-        out += [o, r, term, trunc]
+        out += [host(o), host(r), host(term), host(trunc)]
     return out
 
 
@@ -165,8 +170,8 @@ def test_simulator_friction_controls():
 
 @pytest.mark.parametrize("cls", ENVS)
 def test_backend_cuda_steps_on_the_device_or_is_refused_clearly(cls):
-    """backend="cuda" reaches the environment's Simulator (its step_pd then runs on the device,
-    docs/cuda.md "The PD-tracked step on the device"): without a CUDA backend or a device the
+    """backend="cuda" reaches the environment's Simulator (the state resident on the device, the
+    step there: docs/cuda.md "The state on the device"): without a CUDA backend or a device the
     constructor raises RuntimeError("backend cuda: <why>"); with one, a seeded rollout follows
     the cpu environment's: the same terminations and truncations, observations and rewards to
     1e-5 of their scale over 20 steps (the device's sin/cos differ from glibc's in the last bits)."""

@@ -2,7 +2,8 @@
 # CI step: the Python package. Builds a wheel from this tree (pip wheel through scikit-build-core;
 # the build requirements come from scripts/setup.sh, so no build isolation), installs it into a
 # private folder (the system's site-packages are left alone) and runs pytest on python/tests,
-# whose cross-checks run the command line built by scripts/test.sh ($OBLIQ_BUILD_DIR/obliq).
+# whose cross-checks run the command line built by scripts/test.sh ($OBLIQ_BUILD_DIR/obliq);
+# with the CUDA backend, the backend="cuda" tests once more on its CPU emulation (below).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 start=$SECONDS
@@ -35,6 +36,24 @@ set -e
 if [ "$rc" -eq 5 ]; then
   echo "python: pytest collected no tests (exit 5): that is a failure here" >&2
   rc=1
+fi
+# The device path (backend="cuda") on the CPU emulation of the CUDA backend: the tests that use
+# it run again in a process whose backend="cuda" loads the emulated table (tests/cuda_emulation's
+# libobliq_cuda_emulated.so, built by scripts/test.sh), since a process loads one backend.
+if [ "${OBLIQ_EXPECT_CUDA_BACKEND:-}" = "1" ]; then
+  emulated="$PWD/$build/tests/cuda_emulation/libobliq_cuda_emulated.so"
+  if [ ! -f "$emulated" ]; then
+    echo "python: $emulated is missing (build $build first: scripts/test.sh)" >&2
+    rc=1
+  else
+    set +e
+    OBLIQ_CUDA_LIBRARY="$emulated" OBLIQ_CUDA_EMULATED=1 "$py" -m pytest -q -p no:cacheprovider -k cuda \
+      python/tests/test_cuda_emulated.py python/tests/test_simulator.py python/tests/test_envs.py
+    emulated_rc=$?
+    set -e
+    echo "python: device path on the emulated backend: exit $emulated_rc"
+    [ "$emulated_rc" -eq 0 ] || rc=1
+  fi
 fi
 echo "python: CI step took $((SECONDS - start)) s (exit $rc)"
 exit "$rc"

@@ -32,8 +32,9 @@ class SimVectorEnv(VectorEnv):
     Contacts: plastic (restitution 0) with Coulomb friction mu = 0.8 per contact by default, the
     exact cone (friction='pyramid': faceted, `facets` facets); mu=0 is frictionless.
 
-    arrays: 'numpy' (default) or 'torch' (passed to the Simulator, whose state and controls are
-    then torch tensors): step() takes the actions as a tensor (or a numpy array, moved to the
+    arrays: 'numpy' or 'torch' (passed to the Simulator, whose state and controls are then torch
+    tensors; None: numpy, or torch with backend='cuda', where the tensors are CUDA tensors of the
+    device's memory and the whole step stays on the GPU): step() takes the actions as a tensor (or a numpy array, moved to the
     Simulator's device once) and returns obs, reward, terminated, truncated as tensors on that
     device; the env's own buffers (_elapsed, _autoreset, _torque_sq, a task's commands...) are
     tensors there too. The task code is written once against `self.xp` (numpy, or _xp's
@@ -52,7 +53,7 @@ class SimVectorEnv(VectorEnv):
     obs_dim = 0
 
     def __init__(self, num_envs, *, sim_dt=5e-3, frame_skip=4, max_episode_steps=500, threads=0, restitution=0.0,
-                 mu=0.8, friction="cone", arrays="numpy", **sim_options):
+                 mu=0.8, friction="cone", arrays=None, **sim_options):
         self.model = self._make_model()
         self.sim_dt, self.frame_skip, self.max_episode_steps = sim_dt, int(frame_skip), int(max_episode_steps)
         self.num_envs = int(num_envs)
@@ -60,7 +61,7 @@ class SimVectorEnv(VectorEnv):
             raise ValueError(f"num_envs must be >= 1, not {num_envs}")
         self.sim = Simulator(self.model, self.num_envs, threads=threads, friction=friction, arrays=arrays,
                              **sim_options)
-        self.arrays, self.xp = arrays, namespace(self.sim)
+        self.arrays, self.xp = self.sim.arrays, namespace(self.sim)
         xp = self.xp
         self.sim.e[:] = restitution
         self.sim.mu[:] = mu
