@@ -30,7 +30,9 @@
 #   gpu-tests    obliq_cuda_tests (every GPU test, the Thrust device test included)     cap 240 s
 #   sanitizer-*  compute-sanitizer memcheck, initcheck, racecheck on '*SanitizerSet*'   cap  60 s each
 #   env          an RL environment's step (Simulator::step_pd, 4 steps per env step) on the
-#                quadruped, 4,096 .. 65,536 copies, float32 and float64, in what is left cap  60 s
+#                quadruped, 4,096 .. 65,536 copies, float32 and float64, in what is left, the
+#                state resident on the device (DeviceSimulator, --resident: what obliq.envs
+#                with backend="cuda" run) and then copied per call (Simulator)          cap  60 s
 #   impacts-more the other shapes, (6, 3) and (30, 8), in what is left                  cap 120 s
 # The measurements come first: they are what the run is for, and the GPU tests' run time is
 # the least known (docs/cuda.md estimates tens of seconds to two minutes). Then $LOGS/report.txt
@@ -303,7 +305,7 @@ bstep() {
   record "$name" "$v" $(( $(date +%s) - s0 ))
   return $rc
 }
-device_steps="impacts sim compare gpu-tests sanitizer-memcheck sanitizer-initcheck sanitizer-racecheck env impacts-more"
+device_steps="impacts sim compare gpu-tests sanitizer-memcheck sanitizer-initcheck sanitizer-racecheck env env-per-call impacts-more"
 
 have_device=1
 s0=$(date +%s)
@@ -378,11 +380,16 @@ if [ $have_device -eq 1 ]; then
   left=$(( deadline - $(date +%s) - 20 ))
   if [ "$left" -ge 45 ]; then
     bstep env 60 0 "$SIMB" --backend cuda --models quadruped --integrators moreau --mu 0.8 --friction cone \
-      --env-frame-skip 4 --batches 4096,16384,65536 --scalar float,double --min-time 1 \
+      --env-frame-skip 4 --batches 4096,16384,65536 --scalar float,double --min-time 1 --resident \
       --budget-s $(( left - 30 > 45 ? 45 : left - 30 )) --cuda-scratch-mb 16384 --json
+    left=$(( deadline - $(date +%s) - 20 ))
+    bstep env-per-call 40 0 "$SIMB" --backend cuda --models quadruped --integrators moreau --mu 0.8 --friction cone \
+      --env-frame-skip 4 --batches 4096,65536 --scalar float --min-time 1 \
+      --budget-s $(( left - 30 > 25 ? 25 : left - 30 )) --cuda-scratch-mb 16384 --json
   else
     note "$(printf '%-22s %-5s' env SKIP)    budget: $left s left"
     record env "SKIP (budget)" 0
+    record env-per-call "SKIP (budget)" 0
   fi
 
   left=$(( deadline - $(date +%s) - 20 ))
@@ -405,8 +412,8 @@ sim_rate() {  # sim_rate SCALAR BATCH: steps/s and failed copies of that run, or
   grep -h '"backend":"cuda"' "$LOGS/sim.log" 2>/dev/null | grep "\"scalar\":\"$1\"" | grep "\"batch\":$2," |
     sed -n 's/.*"steps_per_s":\([^,]*\),.*"failed":\([0-9]*\).*/\1 \2/p' | awk 'NR == 1'
 }
-env_rate() {  # env_rate SCALAR BATCH: env-steps/s and failed copies of that env run, or nothing
-  grep -h '"backend":"cuda"' "$LOGS/env.log" 2>/dev/null | grep "\"scalar\":\"$1\"" | grep "\"batch\":$2," |
+env_rate() {  # env_rate SCALAR BATCH [LOG]: env-steps/s and failed copies of that env run, or nothing
+  grep -h '"backend":"cuda"' "$LOGS/${3:-env}.log" 2>/dev/null | grep "\"scalar\":\"$1\"" | grep "\"batch\":$2," |
     sed -n 's/.*"env_steps_per_s":\([^,]*\),"failed":\([0-9]*\).*/\1 \2/p' | awk 'NR == 1'
 }
 verdict() { awk -v x="$1" -v t="$2" 'BEGIN {print (x + 0 >= t + 0) ? "met" : "not met"}'; }
@@ -456,13 +463,15 @@ verdict() { awk -v x="$1" -v t="$2" 'BEGIN {print (x + 0 >= t + 0) ? "met" : "no
     done
   fi
   if [ $have_device -eq 1 ] && [ -s "$LOGS/env.log" ]; then
-    echo "quadruped env-steps/s on the device (step_pd: 4 steps of 5 ms per env step, PD on 12 joints, mu 0.8 cone; one state round trip per env step)"
-    printf '  %-10s %-22s %-22s\n' copies float32 float64
+    echo "quadruped env-steps/s on the device (step_pd: 4 steps of 5 ms per env step, PD on 12 joints, mu 0.8 cone;"
+    echo "  resident: the state stays on the device (obliq.envs, backend=\"cuda\"); per call: copied in and out each env step)"
+    printf '  %-10s %-22s %-22s %-22s\n' copies "float32 resident" "float64 resident" "float32 per call"
     for b in 4096 16384 65536; do
       f=$(env_rate float $b)
       d=$(env_rate double $b)
-      printf '  %-10s %-22s %-22s\n' $b "${f:+$(echo $f | awk '{printf "%.3e [%d]", $1, $2}')}" \
-        "${d:+$(echo $d | awk '{printf "%.3e [%d]", $1, $2}')}"
+      c=$(env_rate float $b env-per-call)
+      printf '  %-10s %-22s %-22s %-22s\n' $b "${f:+$(echo $f | awk '{printf "%.3e [%d]", $1, $2}')}" \
+        "${d:+$(echo $d | awk '{printf "%.3e [%d]", $1, $2}')}" "${c:+$(echo $c | awk '{printf "%.3e [%d]", $1, $2}')}"
     done
   fi
   echo

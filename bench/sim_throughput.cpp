@@ -20,14 +20,18 @@
 // |tau| <= 30 N m, the targets the neutral joints), one call per env step (on cuda: one round
 // trip of the state per env step, as the environments do); steps/s counts physics steps
 // (count * N per call), env_steps_per_s the calls' (count per call).
-// Also built as obliq_gpu_sim_bench (cuda/CMakeLists.txt, linked with the CUDA backend) for
-// bench/gpu_check.sh.
+// --resident (obliq_gpu_sim_bench only, with --backend cuda): the state resident on the device
+// (obliq::DeviceSimulator, what obliq.Simulator(backend="cuda") and the environments use): copied
+// there once before the clock starts, each step() / step_pd() call then runs on it with nothing
+// copied in or out (the targets in device memory); the JSON line says "resident":true.
+// Also built as obliq_gpu_sim_bench (cuda/CMakeLists.txt, linked with the CUDA backend and the
+// CUDA runtime: OBLIQ_BENCH_CUDA_RUNTIME) for bench/gpu_check.sh.
 //
 // Usage: bench_sim_throughput [--models ball,cradle,...] [--batches 1,1000,100000]
 //        [--threads 1,0] [--min-time 0.5] [--urdf FILE --urdf-contacts L1,L2,.. --urdf-name NAME]
 //        [--integrators moreau,event] [--mu 0,0.8] [--friction cone|pyramid] [--warm-up-steps N]
 //        [--warm-start on,off] [--scalar double,float] [--backend cpu|cuda] [--cuda-scratch-mb N] [--budget-s S]
-//        [--env-frame-skip N] [--json]
+//        [--env-frame-skip N] [--resident] [--json]
 #include <omp.h>
 
 #include <chrono>
@@ -36,10 +40,18 @@
 #include <exception>
 #include <iostream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "obliq/simulator.hpp"
+
+#if defined(OBLIQ_BENCH_CUDA_RUNTIME)
+#include <cuda_runtime.h>
+
+#include "obliq/device_simulator.hpp"
+#endif
 
 namespace {
 
@@ -73,7 +85,26 @@ struct Run {
   obliq::Backend backend;
   std::size_t cuda_scratch_bytes;
   int env_frame_skip;  // > 0: time step_pd calls of this many steps (an environment's step)
+  bool resident;       // the state resident on the device (DeviceSimulator)
 };
+
+// The timing loop: call(chunk) advances every copy by `chunk` steps (growing while under a
+// quarter of min_time; step_pd's calls keep frame_skip); returns (steps per copy, calls, seconds).
+template <class Call> std::tuple<long, long, double> time_calls(double min_time, int frame_skip, Call&& call) {
+  long steps = 0, calls = 0;
+  double elapsed = 0;
+  int chunk = 1;
+  const auto t0 = std::chrono::steady_clock::now();
+  while (elapsed < min_time) {
+    const int n = frame_skip > 0 ? frame_skip : chunk;
+    call(n);
+    steps += n;
+    ++calls;
+    elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (elapsed < min_time / 4) chunk *= 2;
+  }
+  return {steps, calls, elapsed};
+}
 
 
 // One configuration: count copies dropped, stepped until min_time has passed; one line printed.
@@ -104,19 +135,28 @@ void run_one(const Run& r, const std::string& name, const obliq::model::Model& m
   sim.step(T(dt), r.warm_up);  // warm-up (first touch of the buffers; with N steps: landed)
   long steps = 0, calls = 0;
   double elapsed = 0;
-  int chunk = 1;
-  const auto t0 = std::chrono::steady_clock::now();
-  while (elapsed < r.min_time) {
-    if (frame_skip > 0) {
-      sim.step_pd(T(dt), frame_skip, pd, targets);
-      steps += frame_skip;
-    } else {
-      sim.step(T(dt), chunk);
-      steps += chunk;
-    }
-    ++calls;
-    elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (elapsed < r.min_time / 4) chunk *= 2;
+  if (r.resident) {
+#if defined(OBLIQ_BENCH_CUDA_RUNTIME)
+    obliq::DeviceSimulator<T> dev(sim);
+    T* device_target = nullptr;
+    if (cudaMalloc(&device_target, target.size() * sizeof(T)) != cudaSuccess ||
+        cudaMemcpy(device_target, target.data(), target.size() * sizeof(T), cudaMemcpyHostToDevice) != cudaSuccess)
+      throw std::runtime_error("--resident: cannot put the targets on the device");
+    const obliq::cuda::DeviceArray<const T> on_device{device_target, targets.scenario_stride, 1};
+    std::tie(steps, calls, elapsed) = time_calls(r.min_time, frame_skip, [&](int n) {
+      if (frame_skip > 0) dev.step_pd(T(dt), frame_skip, pd, on_device);
+      else dev.step(T(dt), n);
+    });
+    dev.download();  // after the clock: the counts below
+    cudaFree(device_target);
+#else
+    throw std::runtime_error("--resident: this build has no CUDA runtime (obliq_gpu_sim_bench has)");
+#endif
+  } else {
+    std::tie(steps, calls, elapsed) = time_calls(r.min_time, frame_skip, [&](int n) {
+      if (frame_skip > 0) sim.step_pd(T(dt), frame_skip, pd, targets);
+      else sim.step(T(dt), n);
+    });
   }
   long bad = 0, impacts = 0;
   for (std::size_t s = 0; s < sim.count(); ++s) {
@@ -129,9 +169,10 @@ void run_one(const Run& r, const std::string& name, const obliq::model::Model& m
   if (r.json)
     std::printf(
         "{\"model\":\"%s\",\"integrator\":\"%s\",\"warm_start\":%s,\"mu\":%g,\"batch\":%ld,\"scalar\":\"%s\",\"backend\":\"%s\","
-        "\"threads\":%d,\"frame_skip\":%d,\"steps\":%ld,\"calls\":%ld,\"seconds\":%.6g,\"steps_per_s\":%.6g,"
+        "\"resident\":%s,\"threads\":%d,\"frame_skip\":%d,\"steps\":%ld,\"calls\":%ld,\"seconds\":%.6g,\"steps_per_s\":%.6g,"
         "\"env_steps_per_s\":%.6g,\"failed\":%ld,\"impacts\":%ld}\n",
-        name.c_str(), integ.c_str(), o.warm_start ? "true" : "false", mu, count, scalar, obliq::backend_name(r.backend), used,
+        name.c_str(), integ.c_str(), o.warm_start ? "true" : "false", mu, count, scalar, obliq::backend_name(r.backend),
+        r.resident ? "true" : "false", used,
         frame_skip, steps, calls, elapsed, rate, frame_skip > 0 ? rate / frame_skip : 0.0, bad, impacts);
   else
     std::printf("%-10s %-7s %5s %5g %8ld %-6s %-7s %8d %14.4g %10.3g%s\n", name.c_str(), integ.c_str(), warm.c_str(), mu, count,
@@ -154,6 +195,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> warm_starts = {"off"};
   bool json = false;
   int env_frame_skip = 0;
+  bool resident = false;
   std::vector<std::string> scalars = {"double"};
   double budget_s = 0;
   std::size_t cuda_scratch = 0;
@@ -178,6 +220,7 @@ int main(int argc, char** argv) {
     else if (a == "--warm-start") warm_starts = split(next());
     else if (a == "--json") json = true;
     else if (a == "--env-frame-skip") env_frame_skip = std::stoi(next());
+    else if (a == "--resident") resident = true;
     else if (a == "--scalar") scalars = split(next());
     else if (a == "--budget-s") budget_s = std::stod(next());
     else if (a == "--cuda-scratch-mb") cuda_scratch = std::size_t(std::stoul(next())) << 20;
@@ -201,7 +244,11 @@ int main(int argc, char** argv) {
     std::printf("%-10s %-7s %5s %5s %8s %-6s %-7s %8s %14s %10s\n", "model", "integr", "warm", "mu", "batch", "scalar",
                 "backend", "threads", "steps/s", "us/step");
   const auto t_start = std::chrono::steady_clock::now();
-  Run run{friction, warm_up, min_time, json, backend, cuda_scratch, env_frame_skip};
+  if (resident && backend != obliq::Backend::cuda) {
+    std::cerr << "--resident keeps the state on the device: it needs --backend cuda\n";
+    return 2;
+  }
+  Run run{friction, warm_up, min_time, json, backend, cuda_scratch, env_frame_skip, resident};
   for (const auto& [name, m] : systems)
     for (const auto& integ : integrators)
       for (const auto& warm : warm_starts)
