@@ -116,7 +116,8 @@ template <class T> class Simulator {
   // max_torque negative or NaN, a null target (n > 0), an effort with scenario_stride 0
   // (count > 1), or a backend without a time stepper (reference). The cuda backend runs the
   // actuators and the steps on the device (docs/cuda.md "The PD-tracked step on the device"):
-  // the state is copied to the device and back once per call, not per step.
+  // the state is copied to the device and back once per call, not per step (a DeviceSimulator,
+  // include/obliq/device_simulator.hpp, keeps it there between calls).
   void step_pd(T dt, int frame_skip, const PdTracking& pd, HostArray<const T> target,
                HostArray<const std::uint8_t> hold = {}, HostArray<T> effort = {});
   // Kinetic and potential energy of every scenario at its state (0 where the state is bad).
