@@ -56,6 +56,31 @@ template <class F> void with_configuration(const SimConfiguration& k, F&& f) {
 // to fill before any step reads it (step_pd: the actuator kernel writes every entry).
 enum class Torques : int { copied, written_on_device };
 
+// f(host, copy, n) for each state array of the host batch h and its copy d (n elements; copy is
+// d's pointer itself, assignable where d is not const).
+template <class T, class D, class F> void for_each_state_array(const sim::BatchArrays<T>& h, D& d, F&& f) {
+  const std::size_t c = h.count, nq = h.state.nq, nv = h.state.nv, mu = h.state.m_u;
+  f(h.state.q, d.state.q, c * nq);
+  f(h.state.v, d.state.v, c * nv);
+  f(h.state.t, d.state.t, c);
+  f(h.state.active, d.state.active, c * mu);
+  f(h.state.impacts, d.state.impacts, c);
+  f(h.state.lcp_solves, d.state.lcp_solves, c);
+  f(h.state.status, d.state.status, c);
+  f(h.state.last_impact_time, d.state.last_impact_time, c);
+  f(h.state.last_impact_v, d.state.last_impact_v, c * nv);
+}
+
+// The host torques of every scenario gathered into count x nv, row-major.
+template <class T> std::vector<T> gathered_torques(const sim::BatchArrays<T>& h) {
+  const sim::ControlArrays<T>& u = h.controls;
+  const std::size_t c = h.count, nv = std::size_t(h.state.nv);
+  std::vector<T> gathered(c * nv);
+  for (std::size_t i = 0; i < c; ++i)
+    for (std::size_t k = 0; k < nv; ++k) gathered[i * nv + k] = u.u[std::ptrdiff_t(i) * u.u_ss + std::ptrdiff_t(k) * u.u_es];
+  return gathered;
+}
+
 // The batch's arrays copied into `mem` (the torques gathered into count x nv, or that buffer
 // left to the device: Torques).
 template <class T, class Mem>
@@ -76,23 +101,11 @@ sim::BatchArrays<T> mirror(const sim::BatchArrays<T>& h, Mem& mem, Torques torqu
     d.raw.phi_u = mem.up(r.phi_u, c * mu);
     d.raw.A_t = r.A_t ? mem.up(r.A_t, c * std::size_t(r.tdim - 1) * mu * n) : nullptr;
   }
-  const sim::StateArrays<T>& s = h.state;
-  const std::size_t nq = s.nq, nv = s.nv, mu = s.m_u;
-  d.state.q = mem.up(s.q, c * nq);
-  d.state.v = mem.up(s.v, c * nv);
-  d.state.t = mem.up(s.t, c);
-  d.state.active = mem.up(s.active, c * mu);
-  d.state.impacts = mem.up(s.impacts, c);
-  d.state.lcp_solves = mem.up(s.lcp_solves, c);
-  d.state.status = mem.up(s.status, c);
-  d.state.last_impact_time = mem.up(s.last_impact_time, c);
-  d.state.last_impact_v = mem.up(s.last_impact_v, c * nv);
+  for_each_state_array(h, d, [&](const auto* host, auto& copy, std::size_t n) { copy = mem.up(host, n); });
+  const std::size_t nv = h.state.nv, mu = h.state.m_u;
   const sim::ControlArrays<T>& u = h.controls;
   if (torques == Torques::copied) {
-    std::vector<T> gathered(c * nv);
-    for (std::size_t i = 0; i < c; ++i)
-      for (std::size_t k = 0; k < nv; ++k)
-        gathered[i * nv + k] = u.u[std::ptrdiff_t(i) * u.u_ss + std::ptrdiff_t(k) * u.u_es];
+    const std::vector<T> gathered = gathered_torques(h);
     d.controls.u = mem.up(gathered.data(), gathered.size());
   } else {
     d.controls.u = mem.scratch(c * nv);
@@ -106,35 +119,16 @@ sim::BatchArrays<T> mirror(const sim::BatchArrays<T>& h, Mem& mem, Torques torqu
 
 // The state of the copy `d` back into the host batch `h`.
 template <class T, class Mem> void download_state(const sim::BatchArrays<T>& h, const sim::BatchArrays<T>& d, Mem& mem) {
-  const std::size_t c = h.count, nq = h.state.nq, nv = h.state.nv, mu = h.state.m_u;
-  mem.down(h.state.q, d.state.q, c * nq);
-  mem.down(h.state.v, d.state.v, c * nv);
-  mem.down(h.state.t, d.state.t, c);
-  mem.down(h.state.active, d.state.active, c * mu);
-  mem.down(h.state.impacts, d.state.impacts, c);
-  mem.down(h.state.lcp_solves, d.state.lcp_solves, c);
-  mem.down(h.state.status, d.state.status, c);
-  mem.down(h.state.last_impact_time, d.state.last_impact_time, c);
-  mem.down(h.state.last_impact_v, d.state.last_impact_v, c * nv);
+  for_each_state_array(h, d, [&](auto* host, const auto* copy, std::size_t n) { mem.down(host, copy, n); });
 }
 
 // The host batch's state and controls into the existing copy `d` (the resident batch's upload;
 // its systems stay): the host torques gathered into d's count x nv.
 template <class T, class Mem> void upload_state_and_controls(const sim::BatchArrays<T>& h, const sim::BatchArrays<T>& d, Mem& mem) {
-  const std::size_t c = h.count, nq = h.state.nq, nv = h.state.nv, mu = h.state.m_u;
-  mem.to(d.state.q, h.state.q, c * nq);
-  mem.to(d.state.v, h.state.v, c * nv);
-  mem.to(d.state.t, h.state.t, c);
-  mem.to(d.state.active, h.state.active, c * mu);
-  mem.to(d.state.impacts, h.state.impacts, c);
-  mem.to(d.state.lcp_solves, h.state.lcp_solves, c);
-  mem.to(d.state.status, h.state.status, c);
-  mem.to(d.state.last_impact_time, h.state.last_impact_time, c);
-  mem.to(d.state.last_impact_v, h.state.last_impact_v, c * nv);
+  for_each_state_array(h, d, [&](const auto* host, auto* copy, std::size_t n) { mem.to(copy, host, n); });
+  const std::size_t c = h.count, nv = h.state.nv, mu = h.state.m_u;
   const sim::ControlArrays<T>& u = h.controls;
-  std::vector<T> gathered(c * nv);
-  for (std::size_t i = 0; i < c; ++i)
-    for (std::size_t k = 0; k < nv; ++k) gathered[i * nv + k] = u.u[std::ptrdiff_t(i) * u.u_ss + std::ptrdiff_t(k) * u.u_es];
+  const std::vector<T> gathered = gathered_torques(h);
   mem.to(const_cast<T*>(d.controls.u), gathered.data(), c * nv);
   mem.to(const_cast<T*>(d.controls.e), u.e, c * mu);
   if (u.mu != nullptr && d.controls.mu != nullptr) mem.to(const_cast<T*>(d.controls.mu), u.mu, c * mu);

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -40,6 +41,10 @@ Backend backend_from(const std::string& name);
 lcp::Solver lcp_solver_from(const std::string& name);
 // Thread count: 0 = all hardware threads, else positive.
 int threads_from(int threads);
+// step_pd's array shapes (the host Simulator's and the DeviceSimulator's): target (count, n),
+// hold and effort (count,) where given; std::invalid_argument naming the one that does not fit.
+void check_pd_shapes(std::size_t count, std::size_t n, std::size_t target_rows, std::size_t target_cols,
+                     std::optional<std::size_t> hold, std::optional<std::size_t> effort);
 
 void bind_status(nb::module_& m);
 void bind_batch(nb::module_& m);

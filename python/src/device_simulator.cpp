@@ -42,8 +42,6 @@ template <class D, class A> void check_device(const D& dev, const A& a, const ch
                                 std::to_string(dev.device_id()) + ")");
 }
 
-std::string shape_text(std::size_t a) { return "(" + std::to_string(a) + ",)"; }
-
 template <class T> void bind_types(nb::module_& m, const std::string& suffix) {
   using D = DeviceSimulator<T>;
   nb::class_<D>(m, ("DeviceSimulator" + suffix).c_str(),
@@ -99,28 +97,16 @@ template <class T> void bind_types(nb::module_& m, const std::string& suffix) {
           "_step_pd",
           [](D& d, T dt, int frame_skip, Array2<T> target, std::optional<Flags> hold, std::optional<Array1<T>> effort,
              std::vector<int> v_index, std::vector<int> q_index, double kp, double kd, double max_torque) {
-            const std::size_t n = v_index.size(), c = d.count();
             check_device(d, target, "target");
-            if (target.shape(0) != c || target.shape(1) != n)
-              throw std::invalid_argument("target: shape (" + std::to_string(target.shape(0)) + ", " +
-                                          std::to_string(target.shape(1)) + ") does not fit, expected (count, " +
-                                          "len(v_index)) = (" + std::to_string(c) + ", " + std::to_string(n) + ")");
+            if (hold) check_device(d, *hold, "hold");
+            if (effort) check_device(d, *effort, "effort");
+            check_pd_shapes(d.count(), v_index.size(), target.shape(0), target.shape(1),
+                            hold ? std::optional(hold->shape(0)) : std::nullopt,
+                            effort ? std::optional(effort->shape(0)) : std::nullopt);
             cuda::DeviceArray<const std::uint8_t> h;
-            if (hold) {
-              check_device(d, *hold, "hold");
-              if (hold->shape(0) != c)
-                throw std::invalid_argument("hold: shape " + shape_text(hold->shape(0)) + " does not fit, expected " +
-                                            shape_text(c));
-              h = {reinterpret_cast<const std::uint8_t*>(hold->data()), std::ptrdiff_t(hold->stride(0)), 0};
-            }
+            if (hold) h = {reinterpret_cast<const std::uint8_t*>(hold->data()), std::ptrdiff_t(hold->stride(0)), 0};
             cuda::DeviceArray<T> e;
-            if (effort) {
-              check_device(d, *effort, "effort");
-              if (effort->shape(0) != c)
-                throw std::invalid_argument("effort: shape " + shape_text(effort->shape(0)) +
-                                            " does not fit, expected " + shape_text(c));
-              e = {effort->data(), std::ptrdiff_t(effort->stride(0)), 0};
-            }
+            if (effort) e = {effort->data(), std::ptrdiff_t(effort->stride(0)), 0};
             const PdTracking pd{std::move(v_index), std::move(q_index), kp, kd, max_torque};
             const cuda::DeviceArray<const T> t{target.data(), std::ptrdiff_t(target.stride(0)),
                                                std::ptrdiff_t(target.stride(1))};

@@ -70,8 +70,6 @@ template <class T> using Targets = nb::ndarray<const T, nb::ndim<2>, nb::device:
 using Flags = nb::ndarray<const bool, nb::ndim<1>, nb::device::cpu>;
 template <class T> using Effort = nb::ndarray<T, nb::ndim<1>, nb::device::cpu>;
 
-std::string shape_text(std::size_t a) { return "(" + std::to_string(a) + ",)"; }
-std::string shape_text(std::size_t a, std::size_t b) { return "(" + std::to_string(a) + ", " + std::to_string(b) + ")"; }
 
 template <class T> void bind_types(nb::module_& m, const std::string& suffix) {
   using S = Simulator<T>;
@@ -158,17 +156,9 @@ template <class T> void bind_types(nb::module_& m, const std::string& suffix) {
           "_step_pd",
           [](S& s, T dt, int frame_skip, Targets<T> target, std::optional<Flags> hold, std::optional<Effort<T>> effort,
              std::vector<int> v_index, std::vector<int> q_index, double kp, double kd, double max_torque) {
-            const std::size_t n = v_index.size();
-            if (target.shape(0) != s.count() || target.shape(1) != n)
-              throw std::invalid_argument("target: shape " + shape_text(target.shape(0), target.shape(1)) +
-                                          " does not fit, expected (count, len(v_index)) = " +
-                                          shape_text(s.count(), n));
-            if (hold && hold->shape(0) != s.count())
-              throw std::invalid_argument("hold: shape " + shape_text(hold->shape(0)) + " does not fit, expected " +
-                                          shape_text(s.count()));
-            if (effort && effort->shape(0) != s.count())
-              throw std::invalid_argument("effort: shape " + shape_text(effort->shape(0)) +
-                                          " does not fit, expected " + shape_text(s.count()));
+            check_pd_shapes(s.count(), v_index.size(), target.shape(0), target.shape(1),
+                            hold ? std::optional(hold->shape(0)) : std::nullopt,
+                            effort ? std::optional(effort->shape(0)) : std::nullopt);
             const PdTracking pd{std::move(v_index), std::move(q_index), kp, kd, max_torque};
             const HostArray<const T> t{target.data(), std::ptrdiff_t(target.stride(0)),
                                        std::ptrdiff_t(target.stride(1))};
@@ -197,6 +187,22 @@ template <class T> void bind_types(nb::module_& m, const std::string& suffix) {
 }
 
 }  // namespace
+
+namespace {
+std::string shape_text(std::size_t a) { return "(" + std::to_string(a) + ",)"; }
+std::string shape_text(std::size_t a, std::size_t b) { return "(" + std::to_string(a) + ", " + std::to_string(b) + ")"; }
+}  // namespace
+
+void check_pd_shapes(std::size_t count, std::size_t n, std::size_t target_rows, std::size_t target_cols,
+                     std::optional<std::size_t> hold, std::optional<std::size_t> effort) {
+  if (target_rows != count || target_cols != n)
+    throw std::invalid_argument("target: shape " + shape_text(target_rows, target_cols) +
+                                " does not fit, expected (count, len(v_index)) = " + shape_text(count, n));
+  if (hold && *hold != count)
+    throw std::invalid_argument("hold: shape " + shape_text(*hold) + " does not fit, expected " + shape_text(count));
+  if (effort && *effort != count)
+    throw std::invalid_argument("effort: shape " + shape_text(*effort) + " does not fit, expected " + shape_text(count));
+}
 
 void bind_simulator(nb::module_& m) {
   bind_types<double>(m, "64");

@@ -23,6 +23,7 @@
 #include "host_memory.hpp"
 #include "obliq/device_simulator.hpp"
 #include "obliq/simulator.hpp"
+#include "pd_cases.hpp"
 #include "support/sim_scenes.hpp"
 
 namespace {
@@ -38,8 +39,10 @@ using obliq::cuda::DeviceArray;
 using obliq::sim::Integrator;
 using obliq::test::Case;
 using obliq::test::kCases;
-
-template <class T> bool same_bits(const T* a, const T* b, std::size_t n) { return std::memcmp(a, b, n * sizeof(T)) == 0; }
+using obliq::test::joint_actuators;
+using obliq::test::options_on;
+using obliq::test::pitch_actuator;
+using obliq::test::same_bits;
 
 // The device copy's state against a cpu Simulator's, bit for bit (read in the device's memory:
 // host memory in the emulation).
@@ -57,23 +60,6 @@ template <class T> void expect_device_state(const Simulator<T>& cpu, const Devic
   EXPECT_TRUE(same_bits(cpu.status.data(), s.status, c)) << what << ": status";
 }
 
-SimOptions options_on(const Case& c) {
-  SimOptions o = obliq::test::options_of(c);
-  o.threads = 1;
-  return o;
-}
-
-PdTracking joint_actuators(const obliq::model::Model& m) { return obliq::revolute_actuators(m, 8, 0.2, 6); }
-
-PdTracking pitch_actuator() {  // the raw bar's pitch (v 2, q 2)
-  PdTracking pd;
-  pd.v_index = {2};
-  pd.q_index = {2};
-  pd.kp = 3;
-  pd.kd = 0.1;
-  pd.max_torque = 2;
-  return pd;
-}
 
 // Three env steps (frame_skip sub-steps each) on the cpu Simulator and on the device copy of
 // `host` (a twin of cpu), then two plain steps with torques; between the calls, the copy's mu
@@ -142,18 +128,7 @@ std::int64_t run_pair(Simulator<T>& cpu, Simulator<T>& host, const PdTracking& p
 template <class T> void model_scenes_match() {
   if (!obliq::emulation::emulated_backend_loaded())
     GTEST_SKIP() << "this build has no CUDA backend: the emulated table is not loaded";
-  for (const char* name : {"quadruped", "biped5", "hopper", "cradle"}) {
-    const obliq::model::Model m = obliq::test::scene_model(name);
-    for (const Case& c : kCases) {
-      const bool friction = std::string(c.friction) != "none";
-      Simulator<T> cpu = obliq::test::dropped<T>(m, 7, options_on(c), friction);
-      Simulator<T> host = obliq::test::dropped<T>(m, 7, options_on(c), friction);
-      const bool mj = c.integrator == Integrator::moreau_jean;
-      const std::string what = std::string(name) + " " + obliq::sim::integrator_name(c.integrator) + " " + c.friction;
-      EXPECT_GT(run_pair<T>(cpu, host, joint_actuators(m), T(mj ? 2e-3 : 5e-3), mj ? 4 : 2, what), 0)
-          << what << ": nothing landed, the comparison shows little";
-    }
-  }
+  obliq::test::for_each_model_pair<T>(Backend::cpu, run_pair<T>);
 }
 
 TEST(DeviceSimulator, ModelScenesMatchTheCpuDouble) { model_scenes_match<double>(); }
@@ -162,13 +137,7 @@ TEST(DeviceSimulator, ModelScenesMatchTheCpuFloat) { model_scenes_match<float>()
 template <class T> void raw_systems_match() {
   if (!obliq::emulation::emulated_backend_loaded())
     GTEST_SKIP() << "this build has no CUDA backend: the emulated table is not loaded";
-  for (const Case& c : kCases) {
-    const bool friction = std::string(c.friction) != "none";
-    Simulator<T> cpu = obliq::test::raw_bars<T>(7, options_on(c), friction);
-    Simulator<T> host = obliq::test::raw_bars<T>(7, options_on(c), friction);
-    const std::string what = std::string("raw bar ") + obliq::sim::integrator_name(c.integrator) + " " + c.friction;
-    EXPECT_GT(run_pair<T>(cpu, host, pitch_actuator(), T(5e-3), 3, what), 0) << what;
-  }
+  obliq::test::for_each_raw_pair<T>(Backend::cpu, run_pair<T>);
 }
 
 TEST(DeviceSimulator, RawSystemsMatchTheCpuDouble) { raw_systems_match<double>(); }
@@ -180,7 +149,7 @@ TEST(DeviceSimulator, UploadSendsTheHostStateAndControls) {
   if (!obliq::emulation::emulated_backend_loaded())
     GTEST_SKIP() << "this build has no CUDA backend: the emulated table is not loaded";
   const obliq::model::Model m = obliq::test::scene_model("quadruped");
-  const SimOptions o = options_on(kCases[1]);
+  const SimOptions o = options_on(kCases[1], Backend::cpu);
   Simulator<double> cpu = obliq::test::dropped<double>(m, 4, o, true);
   Simulator<double> host = obliq::test::dropped<double>(m, 4, o, true);
   DeviceSimulator<double> dev(host);
@@ -203,7 +172,7 @@ TEST(DeviceSimulator, AFailingScenarioStopsAloneAsOnTheCpu) {
     GTEST_SKIP() << "this build has no CUDA backend: the emulated table is not loaded";
   const obliq::model::Model m = obliq::test::scene_model("quadruped");
   const PdTracking pd = joint_actuators(m);
-  const SimOptions o = options_on(Case{Integrator::moreau_jean, "cone"});
+  const SimOptions o = options_on(Case{Integrator::moreau_jean, "cone"}, Backend::cpu);
   Simulator<double> cpu = obliq::test::dropped<double>(m, 6, o, true);
   Simulator<double> host = obliq::test::dropped<double>(m, 6, o, true);
   DeviceSimulator<double> dev(host);
@@ -227,7 +196,7 @@ TEST(DeviceSimulator, BadActuatorsAreRefusedNothingStepped) {
   if (!obliq::emulation::emulated_backend_loaded())
     GTEST_SKIP() << "this build has no CUDA backend: the emulated table is not loaded";
   const obliq::model::Model m = obliq::test::scene_model("quadruped");
-  Simulator<double> host = obliq::test::dropped<double>(m, 3, options_on(kCases[1]), true);
+  Simulator<double> host = obliq::test::dropped<double>(m, 3, options_on(kCases[1], Backend::cpu), true);
   DeviceSimulator<double> dev(host);
   const std::vector<double> q0(dev.arrays().state.q, dev.arrays().state.q + host.q.size());
   std::vector<double> target(3 * 12, 0.0), effort(3);
@@ -259,7 +228,7 @@ TEST(DeviceSimulator, NoDeviceFailsNamingIt) {
   if (!obliq::emulation::emulated_backend_loaded())
     GTEST_SKIP() << "this build has no CUDA backend: the emulated table is not loaded";
   const obliq::model::Model m = obliq::test::scene_model("quadruped");
-  Simulator<double> host = obliq::test::dropped<double>(m, 3, options_on(kCases[1]), true);
+  Simulator<double> host = obliq::test::dropped<double>(m, 3, options_on(kCases[1], Backend::cpu), true);
   obliq::emulation::g_device = false;
   try {
     DeviceSimulator<double> dev(host);

@@ -22,6 +22,7 @@
 #include "emulated_backend.hpp"
 #include "obliq/simulator.hpp"
 #include "sim_emulation.hpp"
+#include "pd_cases.hpp"
 #include "support/sim_scenes.hpp"
 
 namespace {
@@ -35,23 +36,10 @@ using obliq::Status;
 using obliq::sim::Integrator;
 using obliq::test::Case;
 using obliq::test::kCases;
-
-// A model's actuators: every revolute joint (a free base gets none; biped5's torso pitch, a
-// revolute joint of its planar base, gets one: a generalized force, fine for these comparisons).
-PdTracking joint_actuators(const obliq::model::Model& m) { return obliq::revolute_actuators(m, 8, 0.2, 6); }
-
-// The raw bar's actuator: its pitch (v 2, q 2).
-PdTracking pitch_actuator() {
-  PdTracking pd;
-  pd.v_index = {2};
-  pd.q_index = {2};
-  pd.kp = 3;
-  pd.kd = 0.1;
-  pd.max_torque = 2;
-  return pd;
-}
-
-template <class T> bool same_bits(const T* a, const T* b, std::size_t n) { return std::memcmp(a, b, n * sizeof(T)) == 0; }
+using obliq::test::joint_actuators;
+using obliq::test::options_on;
+using obliq::test::pitch_actuator;
+using obliq::test::same_bits;
 
 template <class T> void expect_same_state(const Simulator<T>& cpu, const Simulator<T>& emu, const std::string& what) {
   EXPECT_TRUE(same_bits(cpu.q.data(), emu.q.data(), std::size_t(cpu.q.size()))) << what << ": q";
@@ -104,31 +92,12 @@ std::int64_t run_pair(Simulator<T>& cpu, Simulator<T>& emu, const PdTracking& pd
   return hits;
 }
 
-SimOptions options_on(const Case& c, Backend backend) {
-  SimOptions o = obliq::test::options_of(c);
-  o.threads = 1;
-  o.backend = backend;
-  return o;
-}
 
 // 7 scenarios (chunks of 5 and 2), every model scene and case.
 template <class T> void model_scenes_match() {
   if (!obliq::emulation::emulated_backend_loaded())
     GTEST_SKIP() << "this build has no CUDA backend: Backend::cuda never reaches the table";
-  for (const char* name : {"quadruped", "biped5", "hopper", "cradle"}) {
-    const obliq::model::Model m = obliq::test::scene_model(name);
-    const PdTracking pd = joint_actuators(m);
-    ASSERT_FALSE(pd.v_index.empty()) << name;
-    for (const Case& c : kCases) {
-      const bool friction = std::string(c.friction) != "none";
-      Simulator<T> cpu = obliq::test::dropped<T>(m, 7, options_on(c, Backend::cpu), friction);
-      Simulator<T> emu = obliq::test::dropped<T>(m, 7, options_on(c, Backend::cuda), friction);
-      const bool mj = c.integrator == Integrator::moreau_jean;
-      const std::string what = std::string(name) + " " + obliq::sim::integrator_name(c.integrator) + " " + c.friction;
-      const std::int64_t hits = run_pair<T>(cpu, emu, pd, T(mj ? 2e-3 : 5e-3), mj ? 4 : 2, what);
-      EXPECT_GT(hits, 0) << what << ": nothing landed, the comparison shows little";
-    }
-  }
+  obliq::test::for_each_model_pair<T>(Backend::cuda, run_pair<T>);
 }
 
 TEST(SimulatorPdCuda, ModelScenesMatchTheCpuDouble) { model_scenes_match<double>(); }
@@ -137,13 +106,7 @@ TEST(SimulatorPdCuda, ModelScenesMatchTheCpuFloat) { model_scenes_match<float>()
 template <class T> void raw_systems_match() {
   if (!obliq::emulation::emulated_backend_loaded())
     GTEST_SKIP() << "this build has no CUDA backend: Backend::cuda never reaches the table";
-  for (const Case& c : kCases) {
-    const bool friction = std::string(c.friction) != "none";
-    Simulator<T> cpu = obliq::test::raw_bars<T>(7, options_on(c, Backend::cpu), friction);
-    Simulator<T> emu = obliq::test::raw_bars<T>(7, options_on(c, Backend::cuda), friction);
-    const std::string what = std::string("raw bar ") + obliq::sim::integrator_name(c.integrator) + " " + c.friction;
-    EXPECT_GT(run_pair<T>(cpu, emu, pitch_actuator(), T(5e-3), 3, what), 0) << what;
-  }
+  obliq::test::for_each_raw_pair<T>(Backend::cuda, run_pair<T>);
 }
 
 TEST(SimulatorPdCuda, RawSystemsMatchTheCpuDouble) { raw_systems_match<double>(); }
