@@ -1,7 +1,10 @@
-// obliq/core/config.hpp: the one host/device macro and the scalar traits of the core.
+// obliq/core/config.hpp: the host/device macros and the scalar traits of the core.
 //
 // Every per-scenario function in include/obliq/core is marked OBLIQ_HD so that the same
 // source compiles with g++ (CPU backend) and with nvcc inside kernels (CUDA backend).
+// OBLIQ_NOINLINE keeps a function out of line in device code only (a register-allocation
+// boundary for ptxas: docs/cuda.md "Registers, stack and spills at sm_90"); the host build and
+// every answer are unchanged.
 #pragma once
 
 #if defined(__CUDACC__)
@@ -10,6 +13,11 @@
 #else
 #define OBLIQ_HD
 #define OBLIQ_FORCEINLINE inline
+#endif
+#if defined(__CUDA_ARCH__)
+#define OBLIQ_NOINLINE __noinline__
+#else
+#define OBLIQ_NOINLINE
 #endif
 
 namespace obliq {

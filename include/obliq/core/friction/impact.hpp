@@ -86,9 +86,10 @@ OBLIQ_HD Status impact_solve(const ScenarioView<T>& in, const FrictionView<T>& f
 }  // namespace detail
 
 // Solves one impact with friction. On a failed status every output is zero (never NaN).
+// Out of line on the device: inlined, its caller's values spill around the solve (docs/cuda.md).
 template <class T>
-OBLIQ_HD Status impact(const ScenarioView<T>& in, const FrictionView<T>& fr, const ImpactView<T>& out,
-                       const FrictionOutView<T>& fo, Arena<T>& arena) {
+OBLIQ_HD OBLIQ_NOINLINE Status impact(const ScenarioView<T>& in, const FrictionView<T>& fr, const ImpactView<T>& out,
+                                      const FrictionOutView<T>& fo, Arena<T>& arena) {
   const std::size_t mark = arena.mark();
   dense::fill(fo.lambda_t, T(0));
   const Status st = detail::impact_solve(in, fr, out, fo, arena);

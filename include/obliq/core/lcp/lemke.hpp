@@ -127,9 +127,10 @@ OBLIQ_HD void lemke_pivot(MatView<T> tab, int m, int r, int s, IndexView<T> rowv
 namespace detail {
 
 // One run of Lemke's method with pivot tolerance pivot_factor * eps * (column scale).
+// Out of line on the device: lemke() runs it up to 3 times, inlined they spill (docs/cuda.md).
 template <class T>
-OBLIQ_HD Result<T> lemke_run(MatView<const T> M, VecView<const T> q, VecView<T> z, VecView<T> w, Arena<T>& arena,
-                             int max_iterations, T pivot_factor) {
+OBLIQ_HD OBLIQ_NOINLINE Result<T> lemke_run(MatView<const T> M, VecView<const T> q, VecView<T> z, VecView<T> w,
+                                            Arena<T>& arena, int max_iterations, T pivot_factor) {
   const int m = q.size;
   Result<T> res;
   if (!lcp_begin(M, q, z, w, res)) return res;
@@ -304,9 +305,10 @@ OBLIQ_HD Result<T> lemke_run(MatView<const T> M, VecView<const T> q, VecView<T> 
 //
 // Rows and columns whose scales spread by more than 2^26 (float: 2^12) are first equilibrated by
 // powers of two (scaling.hpp, docs/lcp.md (L2)-(L4)); the answer is certified on M and q.
+// Out of line on the device: inlined at lcp::solve's 3 calls, the contact solve spills (docs/cuda.md).
 template <class T>
-OBLIQ_HD Result<T> lemke(MatView<const T> M, VecView<const T> q, VecView<T> z, VecView<T> w, Arena<T>& arena,
-                         int max_iterations) {
+OBLIQ_HD OBLIQ_NOINLINE Result<T> lemke(MatView<const T> M, VecView<const T> q, VecView<T> z, VecView<T> w,
+                                        Arena<T>& arena, int max_iterations) {
   return solve_equilibrated(M, q, z, w, arena,
                             [&](MatView<const T> Ms, VecView<const T> qs, VecView<T> zs, VecView<T> ws, Arena<T>& a) {
                               Result<T> r1 = detail::lemke_run(Ms, qs, zs, ws, a, max_iterations, T(4096));

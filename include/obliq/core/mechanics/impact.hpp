@@ -78,7 +78,9 @@ template <class T> OBLIQ_HD Status impact_solve(const ScenarioView<T>& in, const
 
 // Solves one impact. An answer is "ok" only when its certificate (certificate.hpp) passes. On a
 // failed status every output is zero (never NaN).
-template <class T> OBLIQ_HD Status impact(const ScenarioView<T>& in, const ImpactView<T>& out, Arena<T>& arena) {
+// Out of line on the device: inlined, its caller's values spill around the solve (docs/cuda.md).
+template <class T>
+OBLIQ_HD OBLIQ_NOINLINE Status impact(const ScenarioView<T>& in, const ImpactView<T>& out, Arena<T>& arena) {
   const std::size_t mark = arena.mark();
   const Status st = detail::impact_solve(in, out, arena);
   arena.release(mark);
