@@ -18,11 +18,15 @@ template <class T, class F> void for_each_chunk(std::size_t count, std::size_t w
 }
 
 // One scratch buffer for the largest of for_each_chunk's chunks, taken from a call's memory
-// (mem.scratch(elements), cuda/sim_glue.hpp's Mem); null when count is 0.
-template <class T, class Mem> T* chunk_scratch(std::size_t count, std::size_t ws, std::size_t scratch_bytes, Mem& mem) {
+// (mem.scratch(elements), cuda/sim_glue.hpp's Mem); null when count is 0. `elements`, when
+// given, receives the buffer's size in elements.
+template <class T, class Mem>
+T* chunk_scratch(std::size_t count, std::size_t ws, std::size_t scratch_bytes, Mem& mem,
+                 std::size_t* elements = nullptr) {
   if (count == 0) return nullptr;
   const std::size_t per_chunk = std::min(count, scratch_bytes / (ws * sizeof(T)));
   if (per_chunk == 0) throw std::runtime_error("obliq cuda: scratch too small for one scenario");
+  if (elements != nullptr) *elements = per_chunk * ws;
   return mem.scratch(per_chunk * ws);
 }
 

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "sim_glue.hpp"
@@ -42,7 +43,6 @@ template <class T, class Mem> class ResidentBatch {
   ResidentBatch& operator=(const ResidentBatch&) = delete;
 
   const sim::BatchArrays<T>& arrays() const { return d_; }
-  Mem& memory() { return mem_; }
 
   // The configuration whose kernels step the copy (its integrator from p).
   SimConfiguration configuration(const sim::StepParams<T>& p) const {
@@ -55,8 +55,7 @@ template <class T, class Mem> class ResidentBatch {
   // One step() of the copy: launch(d, s0, chunk, scratch, ws) over the chunks.
   template <class Launch> void step(const sim::StepParams<T>& p, Launch&& launch) {
     if (d_.count == 0) return;
-    const std::size_t ws = sim_scratch(d_, p, configuration(p).frictional);
-    T* scratch = scratch_for(ws);
+    const auto [ws, scratch] = scratch_for(p);
     for_each_chunk<T>(d_.count, ws, scratch_elements_ * sizeof(T),
                       [&](std::size_t s0, std::size_t n) { launch(d_, s0, n, scratch, ws); });
   }
@@ -73,31 +72,26 @@ template <class T, class Mem> class ResidentBatch {
     a.pd.gains.q_index = index_list(pd.gains.q_index, pd.gains.n, q_index_, q_cached_);
     a.effort_sum = effort_sum_;
     mem_.zero(effort_sum_, d_.count);
-    const std::size_t ws = sim_scratch(d_, p, configuration(p).frictional);
-    T* scratch = scratch_for(ws);
+    const auto [ws, scratch] = scratch_for(p);
     pd_rounds(d_, a, frame_skip, ws, scratch_elements_ * sizeof(T), scratch, actuate, launch);
     if (pd.effort != nullptr) effort(d_.count, a);
   }
 
  private:
-  // Scratch for chunks of ws elements per scenario: the buffer taken at the first call, a larger
-  // one when the steppers' options ask for more per scenario than it holds.
-  T* scratch_for(std::size_t ws) {
-    if (scratch_elements_ < ws) {
-      const std::size_t per_chunk = std::min(d_.count, scratch_bytes_ / (ws * sizeof(T)));
-      scratch_ = chunk_scratch<T>(d_.count, ws, scratch_bytes_, mem_);
-      scratch_elements_ = per_chunk * ws;
-    }
-    return scratch_;
+  // A step's scratch with p's steppers: ws elements per scenario (sim_scratch) and the buffer,
+  // the one taken at the first call, or a larger one when p asks for more per scenario than it
+  // holds.
+  std::pair<std::size_t, T*> scratch_for(const sim::StepParams<T>& p) {
+    const std::size_t ws = sim_scratch(d_, p, configuration(p).frictional);
+    if (scratch_elements_ < ws) scratch_ = chunk_scratch<T>(d_.count, ws, scratch_bytes_, mem_, &scratch_elements_);
+    return {ws, scratch_};
   }
 
   // An index list in this memory: copied in only when it differs from the last one.
   const int* index_list(const int* host, int n, int* copy, std::vector<int>& cached) {
-    if (n == 0) return copy;
-    const std::vector<int> now(host, host + n);
-    if (now != cached) {
-      mem_.to(copy, now.data(), now.size());
-      cached = now;
+    if (n > 0 && !std::equal(host, host + n, cached.begin(), cached.end())) {
+      mem_.to(copy, host, std::size_t(n));
+      cached.assign(host, host + n);
     }
     return copy;
   }
