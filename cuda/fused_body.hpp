@@ -25,7 +25,7 @@ OBLIQ_HD void impact_body(const Inputs<T>& in, const ImpactOutputs<T>& out, cons
   const ScenarioView<T> sv = scenario_at(in, s);
   const ImpactView<T> ov = impact_view_at(out, s, in.n, in.m_b + in.m_u, in.m_u);
   Arena<T> arena = arena_at(scratch, i, chunk, ws, interleaved);
-  out.status(s, 0) = static_cast<int>(obliq::impact(sv, ov, arena));
+  out.status(s, 0) = static_cast<int>(obliq::detail::impact_inline(sv, ov, arena));  // nothing else here: inlined
 }
 
 template <class T>

@@ -189,6 +189,8 @@ OBLIQ_HD Status moreau_jean_contact_solve(const System& sys, const StepParams<T>
     const VecView<T> lambda_t = arena.vec(f.ev.A_t.rows);
     st = arena.overflow ? Status::bad_shape
                         : friction::impact(in, fr, out, friction::FrictionOutView<T>{lambda_t, {}, nullptr}, arena);
+  } else if (c.mu.data == nullptr) {  // no friction in this configuration (the frictionless kernels)
+    st = detail::impact_inline(in, out, arena);
   } else {
     st = impact(in, out, arena);
   }

@@ -76,16 +76,25 @@ template <class T> OBLIQ_HD Status impact_solve(const ScenarioView<T>& in, const
 }
 }  // namespace detail
 
+namespace detail {
+// impact() inlined into its caller on the device: for a kernel that solves nothing else (the
+// frictionless contact solve and the fused impact kernel), where ptxas then fits it without
+// spills; beside the frictional solvers it stays out of line (impact(), docs/cuda.md).
+template <class T> OBLIQ_HD Status impact_inline(const ScenarioView<T>& in, const ImpactView<T>& out, Arena<T>& arena) {
+  const std::size_t mark = arena.mark();
+  const Status st = impact_solve(in, out, arena);
+  arena.release(mark);
+  if (st != Status::ok) clear_impact(out);
+  return st;
+}
+}  // namespace detail
+
 // Solves one impact. An answer is "ok" only when its certificate (certificate.hpp) passes. On a
 // failed status every output is zero (never NaN).
 // Out of line on the device: inlined, its caller's values spill around the solve (docs/cuda.md).
 template <class T>
 OBLIQ_HD OBLIQ_NOINLINE Status impact(const ScenarioView<T>& in, const ImpactView<T>& out, Arena<T>& arena) {
-  const std::size_t mark = arena.mark();
-  const Status st = detail::impact_solve(in, out, arena);
-  arena.release(mark);
-  if (st != Status::ok) clear_impact(out);
-  return st;
+  return detail::impact_inline(in, out, arena);
 }
 
 }  // namespace obliq
