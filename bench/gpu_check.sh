@@ -113,22 +113,26 @@ if [ "$mode" != prebuilt ]; then
   # missing from the pack when the pack is tried here): the packed libraries are found without
   # LD_LIBRARY_PATH. (A -Wl,-rpath,$ORIGIN in the linker flags does not survive: the build's
   # shell expands $ORIGIN to nothing.) The test program is not run at build time (PRE_TEST
-  # discovery): outside the pack it does not find libobliq_cuda.so.
+  # discovery): outside the pack it does not find libobliq_cuda.so. The library's size: 90-real
+  # (sm_90 machine code and no PTX: the pack runs on the lent H100 or H200 only) and
+  # --compress-mode=size (the fatbins, machine code compressed too: cuda/CMakeLists.txt, in
+  # nvcc 13's smallest form, which a CUDA 13 driver reads): the Simulator's kernel files' images
+  # are megabytes each (docs/cuda.md "Running the GPU checks"), and the pack must stay under 64 MiB.
   # Machine code at full optimization, whatever the caller's shell says: a CUDAARCHS or a
   # NVCC_APPEND_FLAGS (-Ofc=max, say) meant for a PTX-only test build must not reach the pack.
   for var in CUDAARCHS NVCC_APPEND_FLAGS NVCC_PREPEND_FLAGS; do
     [ -z "${!var:-}" ] || note "ignored for this build: $var='${!var}'"
     unset "$var"
   done
-  step configure 600 cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+  step configure 600 cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90-real \
     -DOBLIQ_ENABLE_CUDA=ON -DOBLIQ_BUILD_TESTS=ON "${launchers[@]}" \
     "-DCMAKE_EXE_LINKER_FLAGS=-static-libstdc++ -static-libgcc" \
     "-DCMAKE_SHARED_LINKER_FLAGS=-static-libstdc++ -static-libgcc" \
     -DCMAKE_BUILD_WITH_INSTALL_RPATH=ON "-DCMAKE_INSTALL_RPATH=\$ORIGIN/lib" \
-    -DCMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE=PRE_TEST "-DCMAKE_CUDA_FLAGS=-Xptxas=-v" \
+    -DCMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE=PRE_TEST "-DCMAKE_CUDA_FLAGS=-Xptxas=-v --compress-mode=size" \
     || { tail -30 "$LOGS/configure.log"; exit 1; }
   grep -q "obliq: CUDA backend ON" "$LOGS/configure.log" || { note "FAIL: nvcc not found: no CUDA backend"; exit 1; }
-  grep -q '^CMAKE_CUDA_ARCHITECTURES:[A-Z]*=90$' "$BUILD/CMakeCache.txt" ||
+  grep -q '^CMAKE_CUDA_ARCHITECTURES:[A-Z]*=90-real$' "$BUILD/CMakeCache.txt" ||
     { note "FAIL: $BUILD is not configured for sm_90: $(grep '^CMAKE_CUDA_ARCHITECTURES' "$BUILD/CMakeCache.txt")"; exit 1; }
   # The Simulator's kernel files first (cuda/sim_kernels/: one per configuration and scalar
   # type, 16), as many at once as MemAvailable allows, then the rest with $JOBS. At sm_90 -O3

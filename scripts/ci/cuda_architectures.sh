@@ -60,7 +60,7 @@ configure 90         80-virtual yes -DCMAKE_CUDA_ARCHITECTURES=80-virtual # -D w
 configure 90-virtual 80-virtual yes                                       # ... and stays until the next -D
 configure 90         90         no  -UCMAKE_CUDA_ARCHITECTURES            # -U: CUDAARCHS decides again
 configure 90-virtual 90-virtual yes                                       # ... and again
-configure ""         90         no  -DCMAKE_CUDA_ARCHITECTURES=90         # bench/gpu_check.sh's configure
-configure 90-virtual 90         no                                        # the -D stays
+configure ""         90-real    no  -DCMAKE_CUDA_ARCHITECTURES=90-real    # bench/gpu_check.sh's configure
+configure 90-virtual 90-real    no                                        # the -D stays
 echo "cuda_architectures: $step configures in $(( $(date +%s) - start )) s"
 [ $failed -eq 0 ] || { echo "cuda_architectures: FAILED"; exit 1; }
