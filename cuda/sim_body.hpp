@@ -8,8 +8,9 @@
 // holds only the code its configuration runs and ptxas allocates registers and stack for that
 // alone (docs/cuda.md "Registers, stack and spills at sm_90"). Without friction the controls
 // are passed without mu: every mu of such a batch is exactly 0, so the steppers take their
-// frictionless branch either way (sim::frictional), and with mu's pointer a constant null the
-// compiler drops the frictional code.
+// frictionless branch either way (sim::frictional), and as sim::FrictionlessControlView, whose
+// frictional() is false at compile time, they hold no frictional code (a constant null mu was
+// not enough: the event-driven advance, compiled as a function of its own, kept the solvers).
 //
 // Moreau-Jean runs as three kernels per step, one per phase of the step (sim::MoreauJeanPhase:
 // evaluate, contact solve, finish; include/obliq/sim/moreau_jean.hpp), so that ptxas allocates
@@ -26,6 +27,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <type_traits>
 
 #include "obliq/sim/batch_views.hpp"
 #include "views.hpp"
@@ -44,13 +46,15 @@ struct SimConfiguration {
 };
 
 // Scenario s0 + i of a chunk as a stepper's arguments: f(system, controls, state, arena), with
-// its arena slice of the chunk's scratch and, without friction, no mu.
+// its arena slice of the chunk's scratch and, without friction, no mu (FrictionlessControlView).
 template <class T, SimSystems K, bool Frictional, class F>
 OBLIQ_HD void with_chunk_scenario(const sim::BatchArrays<T>& b, std::size_t s0, std::size_t chunk, std::size_t i,
                                   T* scratch, std::size_t ws, F&& f) {
   const std::size_t s = s0 + i;
   Arena<T> arena = arena_at(scratch, i, chunk, ws, false);
-  sim::ControlView<T> c = sim::controls_at(b.controls, s);
+  // Without friction: the controls without mu, as a type whose frictional() is false at
+  // compile time (sim::FrictionlessControlView), so that no frictional solver is compiled in.
+  std::conditional_t<Frictional, sim::ControlView<T>, sim::FrictionlessControlView<T>> c{sim::controls_at(b.controls, s)};
   if constexpr (!Frictional) c.mu = {};
   const sim::StateView<T> st = sim::state_at(b.state, s);
   if constexpr (K == SimSystems::model)

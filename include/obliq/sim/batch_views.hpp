@@ -120,8 +120,8 @@ template <class T, class System> OBLIQ_HD std::size_t step_workspace(const Syste
 // with integrator I; stops at the first status that is not ok. The cuda backend's kernels call
 // this with the batch's integrator as a template argument (one kernel per integrator,
 // cuda/sim_body.hpp), so that a kernel holds only the stepper it runs.
-template <Integrator I, class T, class System>
-OBLIQ_HD void advance_with(const System& sys, const StepParams<T>& p, const ControlView<T>& c, T dt, int steps,
+template <Integrator I, class T, class System, class Controls>
+OBLIQ_HD void advance_with(const System& sys, const StepParams<T>& p, const Controls& c, T dt, int steps,
                            const StateView<T>& st, Arena<T>& arena) {
   for (int k = 0; k < steps && *st.status == Status::ok; ++k) {
     if constexpr (I == Integrator::moreau_jean)

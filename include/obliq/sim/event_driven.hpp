@@ -79,8 +79,8 @@ OBLIQ_HD friction::FrictionView<T> friction_view(int dim, const SystemEval<T>& e
 }
 
 // Acceleration at (q, v) with the rows of `held` in contact (acceleration LCP) and the others free.
-template <class T, class System>
-OBLIQ_HD Status held_acceleration(const System& sys, const StepParams<T>& p, const ControlView<T>& c,
+template <class T, class System, class Controls>
+OBLIQ_HD Status held_acceleration(const System& sys, const StepParams<T>& p, const Controls& c,
                                   VecView<const T> q, VecView<const T> v, VecView<const std::uint8_t> held,
                                   VecView<T> a, Arena<T>& arena, MatView<const T> slide0 = {}) {
   const int nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u(), m = m_b + m_u;
@@ -116,8 +116,8 @@ OBLIQ_HD Status held_acceleration(const System& sys, const StepParams<T>& p, con
 }
 
 // One classical Runge-Kutta step of length dt from (q0, v0) with the rows of `held` in contact.
-template <class T, class System>
-OBLIQ_HD Status rk4_step(const System& sys, const StepParams<T>& p, const ControlView<T>& c, VecView<const T> q0,
+template <class T, class System, class Controls>
+OBLIQ_HD Status rk4_step(const System& sys, const StepParams<T>& p, const Controls& c, VecView<const T> q0,
                          VecView<const T> v0, VecView<const std::uint8_t> held, T dt, VecView<T> q1, VecView<T> v1,
                          Arena<T>& arena, MatView<const T> slide0 = {}) {
   const int nq = sys.nq(), nv = sys.nv();
@@ -228,8 +228,8 @@ OBLIQ_HD Status cancel_rebounds(const System& sys, const StepParams<T>& p, const
 // A_b v+ = 0 and those rows' velocities 0. The velocity moves by at most about v_rest: the size
 // of a velocity error the certificate accepts. `settled`: the rows brought to rest (0: nothing
 // done, v untouched).
-template <class T, class System>
-OBLIQ_HD Status settle_slow_contacts(const System& sys, const StepParams<T>& p, const ControlView<T>& c,
+template <class T, class System, class Controls>
+OBLIQ_HD Status settle_slow_contacts(const System& sys, const StepParams<T>& p, const Controls& c,
                                      const SystemEval<T>& ev, VecView<const std::uint8_t> held, T interval, const StateView<T>& s, int& settled, Arena<T>& arena) {
   const int nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u(), m = m_b + m_u;
   const int d1 = ev.A_t.rows > 0 ? ev.A_t.rows / m_u : 0;
@@ -293,8 +293,8 @@ OBLIQ_HD Status settle_slow_contacts(const System& sys, const StepParams<T>& p, 
 
 // Resolves the impacts at the state (closed rows that approach): the core's impact(). Returns
 // the number of approaching rows (0: nothing done).
-template <class T, class System>
-OBLIQ_HD Status resolve_impacts(const System& sys, const StepParams<T>& p, const ControlView<T>& c,
+template <class T, class System, class Controls>
+OBLIQ_HD Status resolve_impacts(const System& sys, const StepParams<T>& p, const Controls& c,
                                 const SystemEval<T>& ev, const StateView<T>& s, int& impacts_here, int& hits,
                                 Arena<T>& arena) {
   const int nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u(), m = m_b + m_u;
@@ -318,7 +318,7 @@ OBLIQ_HD Status resolve_impacts(const System& sys, const StepParams<T>& p, const
   std::uint8_t consistent = 0;
   const ImpactView<T> out{v_plus, impulse, lambda, s.active, slots, slots + 1, &consistent};
   Status st;
-  if (ev.A_t.rows > 0) {
+  if (frictional(c, m_u) && ev.A_t.rows > 0) {  // A_t is there only with friction
     const VecView<T> lambda_t = arena.vec(ev.A_t.rows);
     st = arena.overflow ? Status::bad_shape
                         : friction::impact(in, friction_view(sys.dim(), ev, c, p), out,
@@ -339,8 +339,8 @@ OBLIQ_HD Status resolve_impacts(const System& sys, const StepParams<T>& p, const
 }
 
 // Advances one scenario by `interval` (events in between are resolved where they happen).
-template <class T, class System>
-OBLIQ_HD Status event_driven_advance(const System& sys, const StepParams<T>& p, const ControlView<T>& c, T interval,
+template <class T, class System, class Controls>
+OBLIQ_HD Status event_driven_advance(const System& sys, const StepParams<T>& p, const Controls& c, T interval,
                                      const StateView<T>& s, Arena<T>& arena) {
   if (*s.status != Status::ok) return *s.status;
   const int nq = sys.nq(), nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u();

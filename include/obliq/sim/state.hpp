@@ -79,6 +79,13 @@ template <class T> OBLIQ_HD bool frictional(const ControlView<T>& c, int m_u) {
   return false;
 }
 
+// The controls of a configuration known to be without friction (the cuda backend's frictionless
+// kernels, cuda/sim_body.hpp): no mu, and frictional() false at compile time, so that the
+// steppers instantiated with it hold no frictional solver even where they are compiled as
+// functions of their own (the event-driven advance, which takes the controls by reference).
+template <class T> struct FrictionlessControlView : ControlView<T> {};
+template <class T> OBLIQ_HD constexpr bool frictional(const FrictionlessControlView<T>&, int) { return false; }
+
 // A large finite velocity tolerance: with it every row the caller selected is a candidate of
 // the core's impact/dynamics whatever its velocity (the steppers choose the rows themselves).
 template <class T> OBLIQ_HD inline T no_velocity_condition() { return T(1e30); }
