@@ -235,7 +235,8 @@ with zipfile.ZipFile(sys.argv[1]) as z:
             f.write(z.read(i))
         os.chmod(path, (i.external_attr >> 16) & 0o777 or 0o644)
 PY
-    tar -czf "$PACK/compute-sanitizer.tar.gz" -C "$BUILD/sanitizer/x" compute-sanitizer
+    # xz -9e, not gzip: 5.4 MB against 12.2 MB (2026-12-07), what keeps the pack under 64 MiB.
+    tar -cf - -C "$BUILD/sanitizer/x" compute-sanitizer | xz -9e -T2 >"$PACK/compute-sanitizer.tar.xz"
     note "compute-sanitizer packed from $(basename "$wheel")"
   else
     note "compute-sanitizer: the wheel could not be downloaded (sanitizer-download.log); the sanitizer steps will fail there"
@@ -361,10 +362,14 @@ if [ $have_device -eq 1 ]; then
   fi
 
   sanitizer=$(command -v compute-sanitizer)
-  if [ -z "$sanitizer" ] && [ -f "$pack_dir/compute-sanitizer.tar.gz" ]; then
+  if [ -z "$sanitizer" ] && [ -f "$pack_dir/compute-sanitizer.tar.xz" ]; then
     sanitizer_dir=$(mktemp -d)
     trap 'rm -rf "$sanitizer_dir"' EXIT
-    tar -xzf "$pack_dir/compute-sanitizer.tar.gz" -C "$sanitizer_dir" && sanitizer=$sanitizer_dir/compute-sanitizer/compute-sanitizer
+    # tar's xz where the machine has one, else Python's lzma.
+    { tar -xJf "$pack_dir/compute-sanitizer.tar.xz" -C "$sanitizer_dir" 2>/dev/null ||
+        python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' \
+          "$pack_dir/compute-sanitizer.tar.xz" "$sanitizer_dir"; } &&
+      sanitizer=$sanitizer_dir/compute-sanitizer/compute-sanitizer
   fi
   if [ -n "$sanitizer" ] && [ -x "$sanitizer" ]; then
     note "compute-sanitizer: $sanitizer ($("$sanitizer" --version 2>&1 | grep -o 'Version [0-9.]*' | awk 'NR == 1'))"
