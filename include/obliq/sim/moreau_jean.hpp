@@ -23,6 +23,8 @@
 // allocation: scratch from the arena, released on return.
 #pragma once
 
+#include <type_traits>
+
 #include "obliq/core/friction/impact.hpp"
 #include "obliq/core/mechanics/impact.hpp"
 #include "obliq/sim/state.hpp"
@@ -153,8 +155,8 @@ OBLIQ_HD Status moreau_jean_evaluate(const System& sys, const StepParams<T>& p, 
 //   no velocity condition), or with friction its frictional impact on the same rows plus their
 //   tangent rows (Coulomb's law, docs/friction.md (F9) with e_t = 0). Writes v_{k+1} to the
 //   frame and the rows taking part to s.active; v_k is still s.v.
-template <class T, class System>
-OBLIQ_HD Status moreau_jean_contact_solve(const System& sys, const StepParams<T>& p, const ControlView<T>& c,
+template <class T, class System, class Controls>
+OBLIQ_HD Status moreau_jean_contact_solve(const System& sys, const StepParams<T>& p, const Controls& c,
                                           const StateView<T>& s, Arena<T>& arena) {
   if (*s.status != Status::ok) return *s.status;
   const int nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u(), m = m_b + m_u;
@@ -189,7 +191,7 @@ OBLIQ_HD Status moreau_jean_contact_solve(const System& sys, const StepParams<T>
     const VecView<T> lambda_t = arena.vec(f.ev.A_t.rows);
     st = arena.overflow ? Status::bad_shape
                         : friction::impact(in, fr, out, friction::FrictionOutView<T>{lambda_t, {}, nullptr}, arena);
-  } else if (c.mu.data == nullptr) {  // no friction in this configuration (the frictionless kernels)
+  } else if constexpr (std::is_same_v<Controls, FrictionlessControlView<T>>) {  // the frictionless kernels
     st = detail::impact_inline(in, out, arena);
   } else {
     st = impact(in, out, arena);
@@ -230,8 +232,8 @@ OBLIQ_HD Status moreau_jean_finish(const System& sys, const StepParams<T>& p, co
 }
 
 // Phase P of one step (the cuda backend's phase kernels call this).
-template <MoreauJeanPhase P, class T, class System>
-OBLIQ_HD Status moreau_jean_phase(const System& sys, const StepParams<T>& p, const ControlView<T>& c, T h,
+template <MoreauJeanPhase P, class T, class System, class Controls>
+OBLIQ_HD Status moreau_jean_phase(const System& sys, const StepParams<T>& p, const Controls& c, T h,
                                   const StateView<T>& s, Arena<T>& arena) {
   if constexpr (P == MoreauJeanPhase::evaluate)
     return moreau_jean_evaluate(sys, p, c, h, s, arena);
