@@ -74,9 +74,7 @@ template <class T> OBLIQ_HD Status impact_solve(const ScenarioView<T>& in, const
   *out.energy_consistent = consistent ? 1 : 0;
   return st;
 }
-}  // namespace detail
 
-namespace detail {
 // impact() inlined into its caller on the device: for a kernel that solves nothing else (the
 // frictionless contact solve and the fused impact kernel), where ptxas then fits it without
 // spills; beside the frictional solvers it stays out of line (impact(), docs/cuda.md).
