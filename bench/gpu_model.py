@@ -16,6 +16,12 @@ Designs (docs/cuda.md):
            traffic is the compulsory bytes; limits: bandwidth, instruction issue (warp steps
            counted per phase below), and latency (resident warps x the critical path).
 
+Then the Simulator's Moreau-Jean step with friction (its phase kernels, cuda/sim_body.hpp) for
+the quadruped: the bytes the kernels hand each other through global memory per step (the
+frames, include/obliq/sim/moreau_jean.hpp and include/obliq/core/friction/impact.hpp), their
+DRAM bound, the launches' bound and each kernel's resident warps from its registers (ptxas -v).
+The time of the solve itself (latency at those warps) is not modelled: the device measures it.
+
 Usage: python3 bench/gpu_model.py [--shapes 6x3,12x4,30x8]
 """
 import argparse
@@ -119,6 +125,55 @@ def warp_shared_bytes(n, m, mu, t):
     return t * (N * N + M * N + N * (M + 1) + 2 * M * M + U * U + 4 * N + 3 * M + 2)
 
 
+# The Simulator's step (PREDICTED, NOT MEASURED). The quadruped (models: nq 19, nv 18, 4 feet in
+# space) and the registers per thread of each frictional Moreau-Jean phase kernel (ptxas -v,
+# sm_90, nvcc 13.0, 2026-12-07: docs/cuda.md "The frictional contact solve in stages").
+QUADRUPED = {"nq": 19, "nv": 18, "m_b": 0, "m_u": 4, "dim": 3}
+PHASE_REGS = {"double": {"evaluate": 168, "contact_setup": 96, "contact_frictionless": 255, "contact_newton": 145,
+                         "contact_other_solvers": 244, "contact_finish": 126, "finish": 71},
+              "float": {"evaluate": 144, "contact_setup": 96, "contact_frictionless": 255, "contact_newton": 124,
+                        "contact_other_solvers": 220, "contact_finish": 96, "finish": 47}}
+LAUNCH_SECONDS = 3e-6        # per kernel launch back to back on one stream (assumed)
+
+
+def moreau_jean_frame(nv, m_b, m_u, dim):
+    """sim::moreau_jean_frame_size: M, h, A, phi, Adot v, A_t, i_u, g_u, v_{k+1}."""
+    m = m_b + m_u
+    return nv * nv + nv + m * nv + 2 * m + (dim - 1) * m_u * nv + 2 * nv + m_u
+
+
+def contact_frame(nv, m_b, m_u, dim):
+    """sim::contact_frame_size with friction: impulse, lambda, flags, energies, lambda_t, then
+    friction::impact_frame_size (progress, the system's factor, A, Z, W, row_of, mu, v_f, q, r, u)."""
+    M = m_b + dim * m_u
+    impact = 10 + nv * nv + 2 * M * nv + M * M + 2 * M + nv + 3 * M
+    return nv + (m_b + m_u) + m_u + 3 + (dim - 1) * m_u + impact
+
+
+def simulator(copies=(4096, 131072)):
+    q = QUADRUPED
+    nv, nq = q["nv"], q["nq"]
+    frame = moreau_jean_frame(nv, q["m_b"], q["m_u"], q["dim"])
+    contact = contact_frame(nv, q["m_b"], q["m_u"], q["dim"])
+    state = 2 * (nq + nv) + nv + q["m_u"] + 8  # q, v read and written, u, mu / e, active, counters
+    print()
+    print("PREDICTED, NOT MEASURED: the Simulator's Moreau-Jean step with friction, quadruped (nv %d, %d feet), "
+          "7 phase kernels per step" % (nv, q["m_u"]))
+    print("frames handed through global memory per step: the step's %d and the contact solve's %d elements,"
+          " each written once and read at least once, plus the state's %d" % (frame, contact, state))
+    for tname, t in (("double", 8), ("float", 4)):
+        b = t * (2 * (frame + contact) + state)
+        regs = PHASE_REGS[tname]
+        warps = {k: min(MAX_WARPS, REGS // (-(-r * 32 // 256) * 256)) for k, r in regs.items()}
+        launch = ", ".join("%s %d" % (n.replace("contact_", "c."), w) for n, w in warps.items())
+        print("%-6s %6.0f B/step: DRAM bound %.2e steps/s; warps/SM (registers): %s" % (tname, b, HBM / b, launch))
+        for c in copies:
+            print("%-6s   %7d copies: launch bound %.2e steps/s (%d launches x %.0f us per step)"
+                  % ("", c, c / (len(regs) * LAUNCH_SECONDS), len(regs), LAUNCH_SECONDS * 1e6))
+    print("target: 2.9e6 steps/s (MJX's humanoid, float64, H200); the bounds above are not the limit, the solve's"
+          " latency at these warps is, and only the device measures it (bench/gpu_check.sh)")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shapes", default="6x3,12x4,30x8")
@@ -160,6 +215,7 @@ def main():
             w = rows[2][4]
             print("%-7s %-6s %8s %10s |   warp / fused %.1fx, warp / library (upper bound) %.1fx; warp: %d warps/SM, %.0f shared B/warp"
                   % ("", "", "", "", w / rows[0][4], w / rows[1][4], warps, sh))
+    simulator()
 
 
 if __name__ == "__main__":

@@ -29,7 +29,8 @@ def demangle(names):
 # Enumerators of the kernels' template arguments, which c++filt prints as casts ("(obliq::sim::
 # Integrator)0"): the Simulator's kernels and Moreau-Jean's phase kernels (cuda/sim_body.hpp).
 ENUMERATORS = {"SimSystems": ["model", "raw"], "Integrator": ["moreau_jean", "event_driven"],
-               "MoreauJeanPhase": ["evaluate", "contact_solve", "finish"]}
+               "MoreauJeanPhase": ["evaluate", "contact_solve", "finish", "contact_setup", "contact_frictionless",
+                                   "contact_newton", "contact_other_solvers", "contact_finish"]}
 
 
 def strip_parameters(name):

@@ -12,12 +12,13 @@
 // frictional() is false at compile time, they hold no frictional code (a constant null mu was
 // not enough: the event-driven advance, compiled as a function of its own, kept the solvers).
 //
-// Moreau-Jean runs as three kernels per step, one per phase of the step (sim::MoreauJeanPhase:
-// evaluate, contact solve, finish; include/obliq/sim/moreau_jean.hpp), so that ptxas allocates
-// registers for each phase alone: sim_phase_body is what one thread of a phase kernel does, and
-// sim_chunk_launches the order of a chunk's launches (every phase over the whole chunk before the
-// next, `steps` times). The phases hand each other the scenario's frame, the first elements of its
-// arena; the chunk's scratch persists across the launches. The event-driven configurations keep
+// Moreau-Jean runs as one kernel per phase of the step (sim::MoreauJeanPhase: evaluate, contact
+// solve, finish; with friction the contact solve as its five stages: moreau_jean_launch_order;
+// include/obliq/sim/moreau_jean.hpp), so that ptxas allocates registers for each phase alone:
+// sim_phase_body is what one thread of a phase kernel does, and sim_chunk_launches the order of a
+// chunk's launches (every phase over the whole chunk before the next, `steps` times). The phases
+// hand each other the scenario's frames, the first elements of its arena; the chunk's scratch
+// persists across the launches. The event-driven configurations keep
 // one kernel per call (sim_step_body).
 //
 // Scratch is contiguous per scenario (arena stride 1): the model layer carves its per-state data
@@ -26,8 +27,10 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <type_traits>
+#include <utility>
 
 #include "obliq/sim/batch_views.hpp"
 #include "views.hpp"
@@ -85,17 +88,31 @@ OBLIQ_HD void sim_phase_body(const sim::BatchArrays<T>& b, const sim::StepParams
                                         });
 }
 
+// The phases of one Moreau-Jean step in launch order: evaluate, the contact solve, finish; with
+// friction the contact solve as its five stages (contact_setup .. contact_finish: the
+// frictional impact's, include/obliq/core/friction/impact.hpp), each its own kernel, so that no
+// kernel keeps values across a call to a frictional solver (docs/cuda.md).
+template <bool Frictional> constexpr auto moreau_jean_launch_order() {
+  using P = sim::MoreauJeanPhase;
+  if constexpr (Frictional)
+    return std::array<P, 7>{P::evaluate,       P::contact_setup,         P::contact_frictionless, P::contact_newton,
+                            P::contact_other_solvers, P::contact_finish, P::finish};
+  else
+    return std::array<P, 3>{P::evaluate, P::contact_solve, P::finish};
+}
+
 // The launches of one chunk's call of `steps` steps with integrator I, in order: Moreau-Jean,
-// per step, phase.template operator()<P>() for evaluate, contact_solve, finish (each one kernel
-// over the whole chunk); event-driven, whole() once (sim_step_body). The device
+// per step, phase.template operator()<P>() for each phase of moreau_jean_launch_order (each one
+// kernel over the whole chunk); event-driven, whole() once (sim_step_body). The device
 // (cuda/sim_kernels.cuh) and the emulation (tests/cuda_emulation) both run this sequence.
-template <sim::Integrator I, class Whole, class Phase> void sim_chunk_launches(int steps, Whole&& whole, Phase&& phase) {
+template <sim::Integrator I, bool Frictional, class Whole, class Phase>
+void sim_chunk_launches(int steps, Whole&& whole, Phase&& phase) {
   if constexpr (I == sim::Integrator::moreau_jean) {
-    for (int k = 0; k < steps; ++k) {
-      phase.template operator()<sim::MoreauJeanPhase::evaluate>();
-      phase.template operator()<sim::MoreauJeanPhase::contact_solve>();
-      phase.template operator()<sim::MoreauJeanPhase::finish>();
-    }
+    static constexpr auto order = moreau_jean_launch_order<Frictional>();
+    for (int k = 0; k < steps; ++k)
+      [&]<std::size_t... J>(std::index_sequence<J...>) {
+        (phase.template operator()<order[J]>(), ...);
+      }(std::make_index_sequence<order.size()>{});
   } else {
     whole();
   }

@@ -2,9 +2,10 @@
 // thread per scenario, one kernel per configuration of a batch (model or raw systems,
 // Moreau-Jean or event-driven, frictional or not: cuda/sim_body.hpp), each instantiated for one
 // scalar type in its own file of cuda/sim_kernels/ (so that ptxas sees one configuration's code
-// at a time and a parallel build assembles several at once). Moreau-Jean is three kernels, one
-// per phase of the step (sim_phase_kernel: evaluate, contact solve, finish; the phases of the cpu
-// step, sim::moreau_jean_phase), launched per step in sim_chunk_launches' order over the chunk's
+// at a time and a parallel build assembles several at once). Moreau-Jean is one kernel per
+// phase of the step (sim_phase_kernel: evaluate, contact solve, finish, and with friction the
+// contact solve's five stages in place of its one kernel; the phases of the cpu step,
+// sim::moreau_jean_phase), launched per step in sim_chunk_launches' order over the chunk's
 // persisting scratch; event-driven one kernel per call, a wrapper around sim_step_body (the same
 // advance_with() as the cpu Simulator). The call sequence
 // (copies, chunks, copy back) is cuda/sim_glue.hpp's, run here with device memory
@@ -66,27 +67,28 @@ template <class Kernel> int sim_block_size(Kernel kernel) {
 }
 
 // The kernels of configuration (K, I, Frictional) as run_simulation's launch: `steps` steps of
-// the chunk's scenarios, in sim_chunk_launches' order (Moreau-Jean: the three phase kernels per
-// step; event-driven: the step kernel once). Throws std::logic_error when the batch's
-// configuration `k` is not that one.
+// the chunk's scenarios, in sim_chunk_launches' order (Moreau-Jean: its phase kernels per step,
+// moreau_jean_launch_order; event-driven: the step kernel once). Throws std::logic_error when the
+// batch's configuration `k` is not that one.
 template <class T, SimSystems K, sim::Integrator I, bool Frictional> struct StepLaunch {
   sim::StepParams<T> p;
   T dt;
   int steps;
-  int step_block = 0, phase_block[3] = {0, 0, 0};  // threads per block of each kernel launched
+  int step_block = 0;
+  int phase_block[8] = {};  // threads per block of each phase kernel launched (by MoreauJeanPhase)
   StepLaunch(const SimConfiguration& k, const sim::StepParams<T>& p, T dt, int steps) : p(p), dt(dt), steps(steps) {
     if (!(k == SimConfiguration{K, I, Frictional}))
       throw std::logic_error("backend cuda: the Simulator's kernel is not the batch's configuration");
     if constexpr (I == sim::Integrator::moreau_jean) {
-      phase_block[0] = sim_block_size(sim_phase_kernel<T, K, Frictional, sim::MoreauJeanPhase::evaluate>);
-      phase_block[1] = sim_block_size(sim_phase_kernel<T, K, Frictional, sim::MoreauJeanPhase::contact_solve>);
-      phase_block[2] = sim_block_size(sim_phase_kernel<T, K, Frictional, sim::MoreauJeanPhase::finish>);
+      sim_chunk_launches<I, Frictional>(
+          1, [] {},
+          [&]<sim::MoreauJeanPhase P>() { phase_block[int(P)] = sim_block_size(sim_phase_kernel<T, K, Frictional, P>); });
     } else {
       step_block = sim_block_size(sim_step_kernel<T, K, I, Frictional>);
     }
   }
   void operator()(const sim::BatchArrays<T>& d, std::size_t s0, std::size_t n, T* scratch, std::size_t ws) const {
-    sim_chunk_launches<I>(
+    sim_chunk_launches<I, Frictional>(
         steps,
         [&] {
           if constexpr (I != sim::Integrator::moreau_jean) {

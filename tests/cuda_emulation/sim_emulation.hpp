@@ -30,7 +30,7 @@ template <class T, cuda::detail::SimSystems K, sim::Integrator I, bool Frictiona
 void emulated_chunk(const sim::BatchArrays<T>& d, const sim::StepParams<T>& p, T dt, int steps, std::size_t s0,
                     std::size_t n, T* scratch, std::size_t ws, const AfterPhase<T>& after_phase = {}) {
   namespace cu = obliq::cuda::detail;
-  cu::sim_chunk_launches<I>(
+  cu::sim_chunk_launches<I, Frictional>(
       steps,
       [&] {
         for (std::size_t i = n; i-- > 0;) cu::sim_step_body<T, K, I, Frictional>(d, p, dt, steps, s0, n, i, scratch, ws);

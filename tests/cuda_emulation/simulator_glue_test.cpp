@@ -2,9 +2,9 @@
 // host: cuda/sim_glue.hpp's sequence (the model flattened and copied, raw systems, state and
 // controls copied, chunks cut by scratch size, the state copied back) with host vectors as the
 // memory and a host loop over the bodies of the batch's configuration (cuda/sim_body.hpp, its
-// own kernels per configuration: Moreau-Jean's three phase kernels per step, each over the whole
-// chunk before the next, or the event-driven step kernel; sim_emulation.hpp) per chunk, scenarios
-// in reverse order, scratch filled with NaN. It must reproduce the cpu Simulator bit for bit:
+// own kernels per configuration: Moreau-Jean's phase kernels per step (with friction the contact
+// solve's five stages), each over the whole chunk before the next, or the event-driven step
+// kernel; sim_emulation.hpp) per chunk, scenarios in reverse order, scratch filled with NaN. It must reproduce the cpu Simulator bit for bit:
 // both run the same advance() on the same data with the same arena sizes per call... except
 // that the emulated arena is the chunk's (largest) workspace, which only ever changes whether
 // an overflow happens, never a value.
@@ -208,7 +208,7 @@ TEST(SimulatorGlue, SharedTorquesAreGathered) {
   cu::run_simulation(h, p, std::size_t(1) << 24, mem,
                      [&](const obliq::sim::BatchArrays<double>& d, std::size_t s0, std::size_t n, double* scratch,
                          std::size_t w) {
-                       cu::sim_chunk_launches<Integrator::moreau_jean>(
+                       cu::sim_chunk_launches<Integrator::moreau_jean, true>(
                            20, [] { ADD_FAILURE() << "Moreau-Jean runs its phase kernels"; },
                            [&]<obliq::sim::MoreauJeanPhase P>() {
                              for (std::size_t i = 0; i < n; ++i)

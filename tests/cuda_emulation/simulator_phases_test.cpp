@@ -1,9 +1,11 @@
 // tests/cuda_emulation/simulator_phases_test.cpp: Moreau-Jean's step as the cuda backend runs it,
-// three phase kernels per step (evaluate, contact solve, finish: cuda/sim_body.hpp's
+// one kernel per phase (evaluate, contact solve, finish; with friction the contact solve as its
+// five stages, setup, frictionless, Newton, other solvers, finish: cuda/sim_body.hpp's
 // sim_phase_body in sim_chunk_launches' order), emulated on the host: each phase over the whole
 // chunk before the next, chunks smaller than the batch. The phases may hand each other only the
-// scenario's frame (include/obliq/sim/moreau_jean.hpp, take_moreau_jean_frame): between phases
-// the rest of every scenario's arena is filled with NaN, and the state must still be the cpu
+// scenario's frames (include/obliq/sim/moreau_jean.hpp: the step's frame, and between the contact
+// solve's stages its own and the impact's, moreau_jean_handoff_size): between phases the rest of
+// every scenario's arena is filled with NaN, and the state must still be the cpu
 // Simulator's bit for bit, in every Moreau-Jean configuration (model or raw systems, with or
 // without friction), double and float, with scenarios that fail in the evaluate phase (a NaN
 // configuration or velocity) and in the contact solve (e > 1, mu < 0) beside good ones. The
@@ -32,22 +34,26 @@ using obliq::sim::MoreauJeanPhase;
 namespace cu = obliq::cuda::detail;
 namespace sim = obliq::sim;
 
-// The elements of scenario s's frame, as its phases carve it (the tangent rows when it is
-// frictional).
-template <class T> std::size_t frame_of(const sim::BatchArrays<T>& d, std::size_t s) {
+// The elements of scenario s's arena that phase `after` hands the later ones, as its phases carve
+// them (with the tangent rows when it is frictional); the step's frame alone when `frame_only`.
+template <class T>
+std::size_t frame_of(const sim::BatchArrays<T>& d, std::size_t s, MoreauJeanPhase after, bool frame_only) {
   const sim::ControlView<T> c = sim::controls_at(d.controls, s);
   auto size = [&](const auto& sys) {
-    const bool with_friction = sim::frictional(c, sys.m_u());
-    return sim::moreau_jean_frame_size<T>(sys.nv(), sys.m_b(), sys.m_u(), with_friction ? sys.dim() : 0);
+    const int dim = sim::frictional(c, sys.m_u()) ? sys.dim() : 0;
+    return frame_only ? sim::moreau_jean_frame_size<T>(sys.nv(), sys.m_b(), sys.m_u(), dim)
+                      : sim::moreau_jean_handoff_size<T>(sys.nv(), sys.m_b(), sys.m_u(), dim, after);
   };
   return d.is_model ? size(sim::model_system_at(d.model, d.gravity, s)) : size(sim::linear_system_at(d.raw, s));
 }
 
 // After phase `when` (every phase when `every`), scenario arenas from element frame - reach on
-// are filled with NaN: reach 0 leaves the frame alone, reach 1 poisons the frame's last element.
+// are filled with NaN: reach 0 leaves what the phase hands on alone, reach 1 poisons its last
+// element; with frame_only the frame is the step's alone (not the contact solve's stages').
 template <class T> struct Poison {
   std::size_t reach = 0;
   bool every = true;
+  bool frame_only = false;
   MoreauJeanPhase when = MoreauJeanPhase::evaluate;
   int calls = 0;       // phase launches seen
   std::size_t filled = 0;  // elements poisoned
@@ -56,7 +62,7 @@ template <class T> struct Poison {
     ++calls;
     if (!every && phase != when) return;
     for (std::size_t i = 0; i < n; ++i) {
-      const std::size_t frame = frame_of(d, s0 + i);
+      const std::size_t frame = frame_of(d, s0 + i, phase, frame_only);
       EXPECT_LE(frame, ws);
       for (std::size_t k = frame - reach; k < ws; ++k, ++filled)
         scratch[i * ws + k] = std::numeric_limits<T>::quiet_NaN();  // arena stride 1: scenario i's slice
@@ -152,7 +158,8 @@ template <class T> void phases_match_the_cpu() {
       }
       const std::string what = sc.name + (sc.configuration.frictional ? (pyramid ? " pyramid" : " cone") : " frictionless");
       EXPECT_TRUE(same_state(cpu, emu)) << what;
-      EXPECT_EQ(poison.calls, 3 * 3 * 10 * 3) << what;  // calls x chunks x steps x phases
+      const int phases = sc.configuration.frictional ? 7 : 3;
+      EXPECT_EQ(poison.calls, 3 * 3 * 10 * phases) << what;  // calls x chunks x steps x phases
       EXPECT_GT(poison.filled, std::size_t(0)) << what;
       // The failures are the ones meant, in their phases; most others stepped (in float the
       // pyramid's LCP ends one quadruped landing with no_convergence, on the cpu as here) and
@@ -176,8 +183,9 @@ TEST(SimulatorPhases, PhaseKernelsMatchTheCpuSimulatorDouble) { phases_match_the
 TEST(SimulatorPhases, PhaseKernelsMatchTheCpuSimulatorFloat) { phases_match_the_cpu<float>(); }
 
 // The harness sees a read of poisoned memory: the same poison one element into the frame (the
-// last of v_{k+1}, which the finish reads) after the contact solve changes the state. So were
-// the frame one element short of what a later phase reads, the test above would fail.
+// last of v_{k+1}, which the finish reads) after the contact solve (with friction its last
+// stage) changes the state. So were the frame one element short of what a later phase reads,
+// the test above would fail.
 template <class T> void poison_in_the_frame_is_seen() {
   for (const Scene& sc : kScenes) {
     const SimOptions o = options(Integrator::moreau_jean, false, false);
@@ -185,7 +193,7 @@ template <class T> void poison_in_the_frame_is_seen() {
     Poison<T> poison;
     poison.reach = 1;
     poison.every = false;
-    poison.when = MoreauJeanPhase::contact_solve;
+    poison.when = sc.configuration.frictional ? MoreauJeanPhase::contact_finish : MoreauJeanPhase::contact_solve;
     cpu.step(T(2e-3), 10);
     phased_step(emu, T(2e-3), 10, 3, poison, sc.configuration);
     EXPECT_FALSE(same_state(cpu, emu)) << sc.name;
@@ -196,31 +204,66 @@ template <class T> void poison_in_the_frame_is_seen() {
 TEST(SimulatorPhases, PoisonInTheFrameIsSeenDouble) { poison_in_the_frame_is_seen<double>(); }
 TEST(SimulatorPhases, PoisonInTheFrameIsSeenFloat) { poison_in_the_frame_is_seen<float>(); }
 
-// The cpu step is the three phases in sequence: a step by hand through moreau_jean_phase gives
-// moreau_jean_step's state bit for bit (one quadruped with friction, 20 steps).
+// The contact solve's stages hand each other more than the step's frame: poisoning everything
+// after the step's frame once the Newton stage has run (so the impact's frame: its progress, W,
+// q, r, u) changes the frictional configurations' state; scenario 0 is one that lands.
+template <class T> void stages_need_their_frames() {
+  for (const Scene& sc : kScenes) {
+    if (!sc.configuration.frictional) continue;
+    const SimOptions o = options(Integrator::moreau_jean, false, false);
+    Simulator<T> cpu = make<T>(sc, o), emu = make<T>(sc, o);
+    Poison<T> poison;
+    poison.every = false;
+    poison.frame_only = true;
+    poison.when = MoreauJeanPhase::contact_newton;
+    cpu.step(T(2e-3), 60);
+    phased_step(emu, T(2e-3), 60, 3, poison, sc.configuration);
+    ASSERT_GT(cpu.impacts[0], 0) << sc.name << ": scenario 0 never touched, the stages never ran";
+    EXPECT_FALSE(same_state(cpu, emu)) << sc.name;
+  }
+}
+
+TEST(SimulatorPhases, ContactStagesNeedTheirFramesDouble) { stages_need_their_frames<double>(); }
+TEST(SimulatorPhases, ContactStagesNeedTheirFramesFloat) { stages_need_their_frames<float>(); }
+
+// The cpu step is the three phases in sequence, and the contact solve its five stages: a step by
+// hand through moreau_jean_phase, and one through the frictional kernels' phases
+// (moreau_jean_launch_order<true>), give moreau_jean_step's state bit for bit (one quadruped
+// with friction, 20 steps).
 TEST(SimulatorPhases, StepIsThePhasesInSequence) {
   const SimOptions o = options(Integrator::moreau_jean, false, false);
   const obliq::model::Model m = obliq::test::scene_model("quadruped");
-  Simulator<double> a = obliq::test::dropped<double>(m, 1, o, true), b = obliq::test::dropped<double>(m, 1, o, true);
+  Simulator<double> a = obliq::test::dropped<double>(m, 1, o, true), b = obliq::test::dropped<double>(m, 1, o, true),
+                    c = obliq::test::dropped<double>(m, 1, o, true);
   const auto ha = a.arrays(obliq::HostArray<const double>{a.u.data(), a.nv(), 1});
   const auto hb = b.arrays(obliq::HostArray<const double>{b.u.data(), b.nv(), 1});
+  const auto hc = c.arrays(obliq::HostArray<const double>{c.u.data(), c.nv(), 1});
   const auto p = a.step_params();
   const auto sys = sim::model_system_at(ha.model, ha.gravity, 0);
-  std::vector<double> wa(sim::step_workspace(sys, p, sys.dim())), wb(wa.size());
-  obliq::Arena<double> arena_a{wa.data(), wa.size()}, arena_b{wb.data(), wb.size()};
-  const sim::ControlView<double> ca = sim::controls_at(ha.controls, 0), cb = sim::controls_at(hb.controls, 0);
+  std::vector<double> wa(sim::step_workspace(sys, p, sys.dim())), wb(wa.size()), wc(wa.size());
+  obliq::Arena<double> arena_a{wa.data(), wa.size()}, arena_b{wb.data(), wb.size()}, arena_c{wc.data(), wc.size()};
+  const sim::ControlView<double> ca = sim::controls_at(ha.controls, 0), cb = sim::controls_at(hb.controls, 0),
+                                 cc = sim::controls_at(hc.controls, 0);
   ASSERT_TRUE(sim::frictional(ca, sys.m_u()));
+  int phases = 0;
   for (int k = 0; k < 20; ++k) {
     sim::moreau_jean_step(sys, p, ca, 2e-3, sim::state_at(ha.state, 0), arena_a);
     sim::moreau_jean_phase<MoreauJeanPhase::evaluate>(sys, p, cb, 2e-3, sim::state_at(hb.state, 0), arena_b);
     sim::moreau_jean_phase<MoreauJeanPhase::contact_solve>(sys, p, cb, 2e-3, sim::state_at(hb.state, 0), arena_b);
     sim::moreau_jean_phase<MoreauJeanPhase::finish>(sys, p, cb, 2e-3, sim::state_at(hb.state, 0), arena_b);
+    cu::sim_chunk_launches<Integrator::moreau_jean, true>(1, [] {}, [&]<MoreauJeanPhase P>() {
+      sim::moreau_jean_phase<P>(sys, p, cc, 2e-3, sim::state_at(hc.state, 0), arena_c);
+      ++phases;
+    });
     EXPECT_EQ(arena_a.used, 0u);
     EXPECT_EQ(arena_b.used, 0u);
+    EXPECT_EQ(arena_c.used, 0u);
   }
+  EXPECT_EQ(phases, 20 * 7);
   EXPECT_EQ(a.status[0], Status::ok);
   EXPECT_GT(a.impacts[0], 0);
   EXPECT_TRUE(same_state(a, b));
+  EXPECT_TRUE(same_state(a, c));
 }
 
 }  // namespace

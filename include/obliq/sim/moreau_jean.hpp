@@ -23,7 +23,7 @@
 // allocation: scratch from the arena, released on return.
 #pragma once
 
-#include <type_traits>
+#include <cstdint>
 
 #include "obliq/core/friction/impact.hpp"
 #include "obliq/core/mechanics/impact.hpp"
@@ -86,11 +86,27 @@ OBLIQ_HD int approaching_rows(MatView<const T> A_u, VecView<const T> v, VecView<
 // frame is its own scratch, released on return; a later phase must not read it. A phase that
 // fails records the scenario's status; a phase does nothing for a scenario whose status is not
 // ok. moreau_jean_step is the three in sequence.
+// The contact solve is itself a sequence of stages, the frictional impact's
+// (friction::ImpactStage: setup, frictionless, newton, other solvers, finish), which the cuda
+// backend's frictional configurations run as kernels of their own (contact_setup ..
+// contact_finish): between them the contact solve's frame (take_contact_frame) and the impact's
+// (friction::take_impact_frame) follow the step's frame; moreau_jean_contact_solve is the
+// stages in sequence.
 enum class MoreauJeanPhase : int {
   evaluate = 0,       // (a) the system at (q_k, v_k), the free impulse, the predicted gaps
-  contact_solve = 1,  // (b) the impact law: v_{k+1}, the rows taking part
+  contact_solve = 1,  // (b) the impact law: v_{k+1}, the rows taking part (all its stages)
   finish = 2,         // (c) the counters, q_{k+1}, v_{k+1}, t_{k+1}
+  contact_setup = 3,          // (b), friction::ImpactStage::setup
+  contact_frictionless = 4,   // (b), friction::ImpactStage::frictionless (and scenarios without friction)
+  contact_newton = 5,         // (b), friction::ImpactStage::newton
+  contact_other_solvers = 6,  // (b), friction::ImpactStage::other_solvers
+  contact_finish = 7,         // (b), friction::ImpactStage::finish
 };
+
+// The impact stage of a contact_* phase.
+constexpr friction::ImpactStage impact_stage_of(MoreauJeanPhase P) {
+  return friction::ImpactStage(int(P) - int(MoreauJeanPhase::contact_setup));
+}
 
 // What the phases hand each other, at the start of the scenario's arena.
 template <class T> struct MoreauJeanFrame {
@@ -148,56 +164,126 @@ OBLIQ_HD Status moreau_jean_evaluate(const System& sys, const StepParams<T>& p, 
   return *s.status = st;
 }
 
-// (b) Contact solve: the impact law on the rows with g_i <= 0 (and every bilateral row),
+// What the contact solve's stages share after the step's frame: the impact's outputs beside
+// v_{k+1} (the impulse, the multipliers, the energies; with friction the tangential reactions)
+// and the rows that took part in the last step (the warm start's guess).
+template <class T> struct ContactFrame {
+  VecView<T> impulse, lambda, lambda_t;
+  VecView<std::uint8_t> last_active;
+  T* energies = nullptr;
+};
+
+template <class T>
+OBLIQ_HD ContactFrame<T> take_contact_frame(int nv, int m_b, int m_u, int dim, bool with_friction, Arena<T>& arena) {
+  ContactFrame<T> f;
+  f.impulse = arena.vec(nv);
+  f.lambda = arena.vec(m_b + m_u);
+  f.last_active = take_flags(m_u, arena);
+  f.energies = arena.take(3);
+  if (with_friction) f.lambda_t = arena.vec((dim - 1) * m_u);
+  return f;
+}
+
+// The elements of the contact solve's frame (and, with friction, the impact's frame after it).
+template <class T> OBLIQ_HD std::size_t contact_frame_size(int nv, int m_b, int m_u, int dim) {
+  const std::size_t base = std::size_t(nv) + std::size_t(m_b + m_u) + std::size_t(m_u) + 3;  // flags: a slot a row
+  return dim > 0 ? base + std::size_t(dim - 1) * m_u + friction::impact_frame_size<T>(nv, m_b, m_u, dim) : base;
+}
+
+// The elements a phase hands the later ones: the step's frame; within the frictional contact
+// solve's stages (after contact_setup .. contact_other_solvers) also the contact solve's frame
+// and the impact's (dim: 0 without friction, else the contacts' dimension).
+template <class T>
+OBLIQ_HD std::size_t moreau_jean_handoff_size(int nv, int m_b, int m_u, int dim, MoreauJeanPhase after) {
+  const std::size_t frame = moreau_jean_frame_size<T>(nv, m_b, m_u, dim);
+  const bool within = int(after) >= int(MoreauJeanPhase::contact_setup) && after != MoreauJeanPhase::contact_finish;
+  return within && dim > 0 ? frame + contact_frame_size<T>(nv, m_b, m_u, dim) : frame;
+}
+
+// (b) Contact solve, stage S of the impact (friction::ImpactStage): the impact law on the rows
+// with g_i <= 0 (and every bilateral row),
 //   v_{k+1} = argmin 1/2 |v - v_f|_M^2  s.t.  A_b v = 0 and, on the rows taking part,
 //   A_u v = -e A_u v_k (projection law) or A_u v >= -e A_u v_k, lambda >= 0, complementary
 //   (complementarity law): the core's impact() with the predicted gaps as its gaps (gap_tol 0,
 //   no velocity condition), or with friction its frictional impact on the same rows plus their
-//   tangent rows (Coulomb's law, docs/friction.md (F9) with e_t = 0). Writes v_{k+1} to the
-//   frame and the rows taking part to s.active; v_k is still s.v.
-template <class T, class System, class Controls>
-OBLIQ_HD Status moreau_jean_contact_solve(const System& sys, const StepParams<T>& p, const Controls& c,
-                                          const StateView<T>& s, Arena<T>& arena) {
-  if (*s.status != Status::ok) return *s.status;
-  const int nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u(), m = m_b + m_u;
+//   tangent rows (Coulomb's law, docs/friction.md (F9) with e_t = 0), stage by stage. A scenario
+//   without friction is solved whole in the frictionless stage (the others do nothing for it);
+//   a frictional one's status is set by the finish stage. Writes v_{k+1} to the frame and the
+//   rows taking part to s.active; v_k is still s.v.
+template <friction::ImpactStage S, class T, class System, class Controls>
+OBLIQ_HD void moreau_jean_contact_stage(const System& sys, const StepParams<T>& p, const Controls& c,
+                                        const StateView<T>& s, Arena<T>& arena) {
+  using friction::ImpactStage;
+  if (*s.status != Status::ok) return;
+  const int nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u();
   const bool with_friction = frictional(c, m_u);
+  if (!with_friction && S != ImpactStage::frictionless) return;
   const std::size_t mark = arena.mark();
   const MoreauJeanFrame<T> f = take_moreau_jean_frame(sys, with_friction, arena);
-  // The solve's own scratch: the impact's other outputs, the LCP's first guess.
-  VecView<T> impulse = arena.vec(nv), lambda = arena.vec(m);
-  const VecView<std::uint8_t> last_active = take_flags(m_u, arena);
-  T* energies = arena.take(3);
-  if (arena.overflow) return *s.status = Status::bad_shape;
+  const ContactFrame<T> cf = take_contact_frame(nv, m_b, m_u, sys.dim(), with_friction, arena);
+  if (arena.overflow) {
+    arena.release(mark);
+    *s.status = Status::bad_shape;
+    return;
+  }
   const VecView<const T> v = s.v.as_const();
   StepParams<T> rule = p;  // rows: predicted gap <= 0, whatever their velocity
   rule.gap_tol = T(0);
   rule.vel_tol = no_velocity_condition<T>();
   ScenarioView<T> in = impact_problem(f.ev, m_b, m_u, v, f.g_u.as_const(), f.i_u.as_const(), c.e, rule);
   if (p.warm_start) {
-    dense::copy(s.active.as_const(), last_active);  // s.active is the impact's output: keep a copy
-    in.warm_active = last_active.as_const();         // the rows that took part in the last step
+    // s.active is the impact's output: the first stage that runs keeps a copy of it.
+    if (S == (with_friction ? ImpactStage::setup : ImpactStage::frictionless))
+      dense::copy(s.active.as_const(), cf.last_active);
+    in.warm_active = cf.last_active.as_const();  // the rows that took part in the last step
   }
   std::uint8_t consistent = 0;
-  ImpactView<T> out{f.v_plus, impulse, lambda, s.active, energies, energies + 1, &consistent};
-  Status st;
-  if (with_friction) {
-    friction::FrictionView<T> fr;
-    fr.dim = sys.dim();
-    fr.A_t = f.ev.A_t.as_const();
-    fr.mu = c.mu;
-    fr.formulation = p.friction;
-    fr.directions = p.facets;
-    fr.lcp_solver = p.friction_lcp_solver;
-    const VecView<T> lambda_t = arena.vec(f.ev.A_t.rows);
-    st = arena.overflow ? Status::bad_shape
-                        : friction::impact(in, fr, out, friction::FrictionOutView<T>{lambda_t, {}, nullptr}, arena);
-  } else if constexpr (std::is_same_v<Controls, FrictionlessControlView<T>>) {  // the frictionless kernels
-    st = detail::impact_inline(in, out, arena);
+  ImpactView<T> out{f.v_plus, cf.impulse, cf.lambda, s.active, cf.energies, cf.energies + 1, &consistent};
+  friction::FrictionView<T> fr;
+  fr.dim = sys.dim();
+  fr.A_t = f.ev.A_t.as_const();
+  fr.mu = c.mu;
+  fr.formulation = p.friction;
+  fr.directions = p.facets;
+  fr.lcp_solver = p.friction_lcp_solver;
+  const friction::FrictionOutView<T> fo{cf.lambda_t, {}, nullptr};
+  if constexpr (S == ImpactStage::setup) {
+    friction::impact_setup(in, fr, out, fo, arena);
+  } else if constexpr (S == ImpactStage::frictionless) {
+    // One call of the frictionless impact serves the scenarios without friction and the
+    // frictional ones whose contacts taking part have none, inlined (detail::impact_inline): the
+    // stage is a kernel of its own, or without friction in the configuration the whole contact
+    // solve, and solves nothing else (docs/cuda.md). Its status is the scenario's at once, so
+    // that nothing else is kept across the solve; a frictional scenario's progress still says
+    // ok, so its finish stage, reached only when this is ok, returns ok and leaves the outputs.
+    bool due = !with_friction;
+    if (with_friction) {
+      const friction::ImpactProgress<T> pr = friction::take_impact_progress(arena);
+      due = !arena.overflow && pr.stage_due() == ImpactStage::frictionless;
+    }
+    if (due) *s.status = detail::impact_inline(in, out, arena);
+  } else if constexpr (S == ImpactStage::newton) {
+    friction::impact_newton(in, fr, arena);
+  } else if constexpr (S == ImpactStage::other_solvers) {
+    friction::impact_other_solvers(in, fr, arena);
   } else {
-    st = impact(in, out, arena);
+    *s.status = friction::impact_finish(in, fr, out, fo, arena);
   }
   arena.release(mark);
-  return *s.status = st;
+}
+
+// (b) Contact solve, whole: its stages in sequence. Writes v_{k+1} to the frame and the rows
+// taking part to s.active.
+template <class T, class System, class Controls>
+OBLIQ_HD Status moreau_jean_contact_solve(const System& sys, const StepParams<T>& p, const Controls& c,
+                                          const StateView<T>& s, Arena<T>& arena) {
+  using friction::ImpactStage;
+  moreau_jean_contact_stage<ImpactStage::setup>(sys, p, c, s, arena);
+  moreau_jean_contact_stage<ImpactStage::frictionless>(sys, p, c, s, arena);
+  moreau_jean_contact_stage<ImpactStage::newton>(sys, p, c, s, arena);
+  moreau_jean_contact_stage<ImpactStage::other_solvers>(sys, p, c, s, arena);
+  moreau_jean_contact_stage<ImpactStage::finish>(sys, p, c, s, arena);
+  return *s.status;
 }
 
 // (c) Finish: the counters (an impact: a row taking part that approaches, (A_u v_k)_i <
@@ -239,8 +325,12 @@ OBLIQ_HD Status moreau_jean_phase(const System& sys, const StepParams<T>& p, con
     return moreau_jean_evaluate(sys, p, c, h, s, arena);
   else if constexpr (P == MoreauJeanPhase::contact_solve)
     return moreau_jean_contact_solve(sys, p, c, s, arena);
-  else
+  else if constexpr (P == MoreauJeanPhase::finish)
     return moreau_jean_finish(sys, p, c, h, s, arena);
+  else {
+    moreau_jean_contact_stage<impact_stage_of(P)>(sys, p, c, s, arena);
+    return *s.status;
+  }
 }
 
 // One step: the three phases in sequence, over the same arena.

@@ -112,20 +112,31 @@ template <class T> OBLIQ_HD void gauss_seidel_start(const Problem<T>& p, VecView
 
 }  // namespace detail
 
-// The exact cone: Newton (header comment), NSGS from its last iterate when it does not certify, then the
-// extragradient from r = 0.
-// `iterations` counts Newton steps plus NSGS sweeps; `method` says which one certified.
+namespace detail {
+
+// Newton's aim: 1000 times below the tolerance (quadratic convergence makes that a step or two
+// more), so that its answers also meet error measures scaled differently (Siconos's, relative to
+// |q|); it is accepted at the tolerance.
+template <class T> OBLIQ_HD T newton_target() {
+  return max_(tolerance<T>::rel * T(1e-3), T(64) * scalar_traits<T>::eps);
+}
+
+}  // namespace detail
+
+// solve_cone's first stage: the problem's checks, then Newton from two Gauss-Seidel sweeps and
+// again from r = 0 when that does not certify; a certified answer projected onto the cones and
+// certified again. Returns true when `rep` ends the solve (certified, or a failure that no other
+// solver mends); false: Newton's last iterate is in r, and cone_fallbacks goes on from it with
+// this `rep`. The cuda backend's Simulator runs the two stages as kernels of their own
+// (friction::ImpactStage, impact.hpp).
 template <class T>
-OBLIQ_HD Report<T> solve_cone(const Problem<T>& p, VecView<T> r, VecView<T> u, Arena<T>& arena,
-                              int newton_budget = 50, int nsgs_budget = 2000) {
-  Report<T> rep;
+OBLIQ_HD bool cone_newton(const Problem<T>& p, VecView<T> r, VecView<T> u, Arena<T>& arena, Report<T>& rep,
+                          int newton_budget = 50) {
+  rep = Report<T>{};
   rep.status = check_problem(p, r, u);
   for (int i = 0; i < r.size; ++i) r[i] = T(0);
-  if (rep.status != Status::ok) return rep;
-  // Newton aims 1000 times below the tolerance (quadratic convergence makes that a step or two
-  // more), so that its answers also meet error measures scaled differently (Siconos's, relative to
-  // |q|); it is accepted at the tolerance.
-  const T target = max_(tolerance<T>::rel * T(1e-3), T(64) * scalar_traits<T>::eps);
+  if (rep.status != Status::ok) return true;
+  const T target = detail::newton_target<T>();
   detail::gauss_seidel_start(p, r, 2);
   rep = newton(p, r, u, arena, newton_budget, target);
   if (rep.status != Status::bad_shape && rep.residual > tolerance<T>::rel) {  // again from r = 0
@@ -136,8 +147,18 @@ OBLIQ_HD Report<T> solve_cone(const Problem<T>& p, VecView<T> r, VecView<T> u, A
   }
   if (rep.status != Status::bad_shape && rep.residual <= tolerance<T>::rel) rep.status = Status::ok;
   if (rep.status == Status::ok) detail::project_reactions(p, r, u, rep);
-  if (rep.status == Status::ok || rep.status == Status::bad_shape) return rep;
-  const int spent = rep.iterations;
+  return rep.status == Status::ok || rep.status == Status::bad_shape;
+}
+
+// solve_cone's second stage, after cone_newton returned false with `newton_rep`: for a planar
+// problem the exact LCP (its answer kept when it passes the cone's certificate), then NSGS from
+// Newton's last iterate (r), polished by Newton, then the extragradient from r = 0.
+template <class T>
+OBLIQ_HD Report<T> cone_fallbacks(const Problem<T>& p, VecView<T> r, VecView<T> u, Arena<T>& arena,
+                                  const Report<T>& newton_rep, int nsgs_budget = 2000) {
+  const T target = detail::newton_target<T>();
+  const int spent = newton_rep.iterations;
+  Report<T> rep = newton_rep;
   if (planar(p)) {  // the exact LCP (header comment), Newton's iterate kept for NSGS
     const std::size_t mk = arena.mark();
     VecView<T> rl = arena.vec(r.size);
@@ -189,6 +210,16 @@ OBLIQ_HD Report<T> solve_cone(const Problem<T>& p, VecView<T> r, VecView<T> u, A
   rep.iterations += spent_nsgs;
   if (rep.status == Status::ok) detail::project_reactions(p, r, u, rep);
   return rep;
+}
+
+// The exact cone (header comment): cone_newton, then cone_fallbacks when it does not settle.
+// `iterations` counts Newton steps plus NSGS sweeps; `method` says which one certified.
+template <class T>
+OBLIQ_HD Report<T> solve_cone(const Problem<T>& p, VecView<T> r, VecView<T> u, Arena<T>& arena,
+                              int newton_budget = 50, int nsgs_budget = 2000) {
+  Report<T> rep;
+  if (cone_newton(p, r, u, arena, rep, newton_budget)) return rep;
+  return cone_fallbacks(p, r, u, arena, rep, nsgs_budget);
 }
 
 }  // namespace obliq::friction

@@ -117,12 +117,10 @@ OBLIQ_HD bool has_friction(const ScenarioView<T>& in, const FrictionView<T>& fr,
   return false;
 }
 
-// The factor of M, the stacked rows, Z and W. Status::not_spd when M does not factor.
-template <class T>
-OBLIQ_HD Status setup_system(const ScenarioView<T>& in, const FrictionView<T>& fr, VecView<const std::uint8_t> active,
-                             int k, System<T>& s, Arena<T>& arena) {
-  const int n = in.n, d = fr.dim;
-  s.m_b = in.m_b, s.k = k, s.dim = d;
+// The system's views for k contacts taking part, carved from the arena (its entries unset).
+template <class T> OBLIQ_HD System<T> take_system(int n, int m_b, int k, int dim, Arena<T>& arena) {
+  System<T> s;
+  s.m_b = m_b, s.k = k, s.dim = dim;
   const int m = s.size();
   s.mass_storage = arena.mat(n, n);
   s.A = arena.mat(m, n);
@@ -130,7 +128,15 @@ OBLIQ_HD Status setup_system(const ScenarioView<T>& in, const FrictionView<T>& f
   s.W = arena.mat(m, m);
   s.row_of = IndexView<T>{arena.take(std::size_t(k)), k, arena.stride};
   s.mu = arena.vec(k);
-  if (arena.overflow) return Status::bad_shape;
+  return s;
+}
+
+// Fills the system s (take_system's, for the k contacts of `active`): the factor of M, the
+// stacked rows, Z and W. Status::not_spd when M does not factor.
+template <class T>
+OBLIQ_HD Status build_system(const ScenarioView<T>& in, const FrictionView<T>& fr, VecView<const std::uint8_t> active,
+                             System<T>& s) {
+  const int d = fr.dim;
   if (!factor_mass(in.M, in.parent, s.mass_storage, s.mass)) return Status::not_spd;
   for (int i = 0; i < in.m_b; ++i) dense::copy(in.A_b.row(i), s.A.row(i));
   int c = 0;
@@ -147,6 +153,16 @@ OBLIQ_HD Status setup_system(const ScenarioView<T>& in, const FrictionView<T>& f
   whiten(s.mass, s.Z);
   dense::gram(s.Z, s.W);
   return Status::ok;
+}
+
+// The system of the k contacts of `active`, carved from the arena and filled. Status::bad_shape
+// when it does not fit, not_spd when M does not factor.
+template <class T>
+OBLIQ_HD Status setup_system(const ScenarioView<T>& in, const FrictionView<T>& fr, VecView<const std::uint8_t> active,
+                             int k, System<T>& s, Arena<T>& arena) {
+  s = take_system(in.n, in.m_b, k, fr.dim, arena);
+  if (arena.overflow) return Status::bad_shape;
+  return build_system(in, fr, active, s);
 }
 
 template <class T> OBLIQ_HD Problem<T> make_problem(const System<T>& s, VecView<const T> q, MatView<const T> slide) {
