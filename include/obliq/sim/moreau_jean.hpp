@@ -253,15 +253,16 @@ OBLIQ_HD void moreau_jean_contact_stage(const System& sys, const StepParams<T>& 
     // One call of the frictionless impact serves the scenarios without friction and the
     // frictional ones whose contacts taking part have none, inlined (detail::impact_inline): the
     // stage is a kernel of its own, or without friction in the configuration the whole contact
-    // solve, and solves nothing else (docs/cuda.md). Its status is the scenario's at once, so
-    // that nothing else is kept across the solve; a frictional scenario's progress still says
-    // ok, so its finish stage, reached only when this is ok, returns ok and leaves the outputs.
-    bool due = !with_friction;
-    if (with_friction) {
-      const friction::ImpactProgress<T> pr = friction::take_impact_progress(arena);
-      due = !arena.overflow && pr.stage_due() == ImpactStage::frictionless;
+    // solve, and solves nothing else (docs/cuda.md).
+    const friction::ImpactProgress<T> pr = with_friction ? friction::take_impact_progress(arena)
+                                                         : friction::ImpactProgress<T>{};
+    if (!with_friction || (!arena.overflow && pr.stage_due() == ImpactStage::frictionless)) {
+      const Status st = detail::impact_inline(in, out, arena);
+      if (with_friction)
+        pr.next(ImpactStage::finish, st);
+      else
+        *s.status = st;
     }
-    if (due) *s.status = detail::impact_inline(in, out, arena);
   } else if constexpr (S == ImpactStage::newton) {
     friction::impact_newton(in, fr, arena);
   } else if constexpr (S == ImpactStage::other_solvers) {
