@@ -90,8 +90,8 @@ OBLIQ_HD int approaching_rows(MatView<const T> A_u, VecView<const T> v, VecView<
 // (friction::ImpactStage: setup, frictionless, newton, other solvers, finish), which the cuda
 // backend's frictional configurations run as kernels of their own (contact_setup ..
 // contact_finish): between them the contact solve's frame (take_contact_frame) and the impact's
-// (friction::take_impact_frame) follow the step's frame; moreau_jean_contact_solve is the
-// stages in sequence.
+// (friction::take_impact_frame) follow the step's frame; moreau_jean_contact_solve runs the
+// same stages in one call (friction::impact), the frames carved once.
 enum class MoreauJeanPhase : int {
   evaluate = 0,       // (a) the system at (q_k, v_k), the free impulse, the predicted gaps
   contact_solve = 1,  // (b) the impact law: v_{k+1}, the rows taking part (all its stages)
@@ -200,91 +200,119 @@ OBLIQ_HD std::size_t moreau_jean_handoff_size(int nv, int m_b, int m_u, int dim,
   return within && dim > 0 ? frame + contact_frame_size<T>(nv, m_b, m_u, dim) : frame;
 }
 
+// The contact solve's problem, from the step's frame and the contact solve's (both carved from
+// the arena's mark; arena.overflow when they do not fit): the impact problem at (q_k, v_k) with
+// the predicted gaps as its gaps (gap_tol 0, no velocity condition), its outputs (v_{k+1} into
+// the step's frame, the rows taking part into s.active; `consistent`: the caller's flag), and
+// with friction the friction inputs and outputs. With the warm start, `keep_active` first copies
+// s.active, the last step's rows, into the frame (the first stage that runs does).
+template <class T> struct ContactProblem {
+  ScenarioView<T> in;
+  ImpactView<T> out;
+  friction::FrictionView<T> fr;
+  friction::FrictionOutView<T> fo;
+};
+
+template <class T, class System, class Controls>
+OBLIQ_HD ContactProblem<T> contact_problem(const System& sys, const StepParams<T>& p, const Controls& c,
+                                           const StateView<T>& s, bool with_friction, bool keep_active,
+                                           std::uint8_t* consistent, Arena<T>& arena) {
+  const int nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u();
+  const MoreauJeanFrame<T> f = take_moreau_jean_frame(sys, with_friction, arena);
+  const ContactFrame<T> cf = take_contact_frame(nv, m_b, m_u, sys.dim(), with_friction, arena);
+  ContactProblem<T> cp;
+  if (arena.overflow) return cp;
+  StepParams<T> rule = p;  // rows: predicted gap <= 0, whatever their velocity
+  rule.gap_tol = T(0);
+  rule.vel_tol = no_velocity_condition<T>();
+  cp.in = impact_problem(f.ev, m_b, m_u, s.v.as_const(), f.g_u.as_const(), f.i_u.as_const(), c.e, rule);
+  if (p.warm_start) {
+    if (keep_active) dense::copy(s.active.as_const(), cf.last_active);  // s.active is the impact's output
+    cp.in.warm_active = cf.last_active.as_const();                      // the rows that took part in the last step
+  }
+  cp.out = ImpactView<T>{f.v_plus, cf.impulse, cf.lambda, s.active, cf.energies, cf.energies + 1, consistent};
+  cp.fr.dim = sys.dim();
+  cp.fr.A_t = f.ev.A_t.as_const();
+  cp.fr.mu = c.mu;
+  cp.fr.formulation = p.friction;
+  cp.fr.directions = p.facets;
+  cp.fr.lcp_solver = p.friction_lcp_solver;
+  cp.fo = friction::FrictionOutView<T>{cf.lambda_t, {}, nullptr};
+  return cp;
+}
+
 // (b) Contact solve, stage S of the impact (friction::ImpactStage): the impact law on the rows
 // with g_i <= 0 (and every bilateral row),
 //   v_{k+1} = argmin 1/2 |v - v_f|_M^2  s.t.  A_b v = 0 and, on the rows taking part,
 //   A_u v = -e A_u v_k (projection law) or A_u v >= -e A_u v_k, lambda >= 0, complementary
 //   (complementarity law): the core's impact() with the predicted gaps as its gaps (gap_tol 0,
 //   no velocity condition), or with friction its frictional impact on the same rows plus their
-//   tangent rows (Coulomb's law, docs/friction.md (F9) with e_t = 0), stage by stage. A scenario
-//   without friction is solved whole in the frictionless stage (the others do nothing for it);
-//   a frictional one's status is set by the finish stage. Writes v_{k+1} to the frame and the
-//   rows taking part to s.active; v_k is still s.v.
+//   tangent rows (Coulomb's law, docs/friction.md (F9) with e_t = 0), stage by stage: the cuda
+//   backend's frictional kernels. A scenario without friction is solved whole in the
+//   frictionless stage (the others do nothing for it); a frictional one's status is set by the
+//   finish stage. Writes v_{k+1} to the frame and the rows taking part to s.active; v_k is still
+//   s.v.
 template <friction::ImpactStage S, class T, class System, class Controls>
 OBLIQ_HD void moreau_jean_contact_stage(const System& sys, const StepParams<T>& p, const Controls& c,
                                         const StateView<T>& s, Arena<T>& arena) {
   using friction::ImpactStage;
   if (*s.status != Status::ok) return;
-  const int nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u();
-  const bool with_friction = frictional(c, m_u);
+  const bool with_friction = frictional(c, sys.m_u());
   if (!with_friction && S != ImpactStage::frictionless) return;
   const std::size_t mark = arena.mark();
-  const MoreauJeanFrame<T> f = take_moreau_jean_frame(sys, with_friction, arena);
-  const ContactFrame<T> cf = take_contact_frame(nv, m_b, m_u, sys.dim(), with_friction, arena);
+  std::uint8_t consistent = 0;
+  const bool first = S == (with_friction ? ImpactStage::setup : ImpactStage::frictionless);
+  const ContactProblem<T> cp = contact_problem(sys, p, c, s, with_friction, first, &consistent, arena);
   if (arena.overflow) {
     arena.release(mark);
     *s.status = Status::bad_shape;
     return;
   }
-  const VecView<const T> v = s.v.as_const();
-  StepParams<T> rule = p;  // rows: predicted gap <= 0, whatever their velocity
-  rule.gap_tol = T(0);
-  rule.vel_tol = no_velocity_condition<T>();
-  ScenarioView<T> in = impact_problem(f.ev, m_b, m_u, v, f.g_u.as_const(), f.i_u.as_const(), c.e, rule);
-  if (p.warm_start) {
-    // s.active is the impact's output: the first stage that runs keeps a copy of it.
-    if (S == (with_friction ? ImpactStage::setup : ImpactStage::frictionless))
-      dense::copy(s.active.as_const(), cf.last_active);
-    in.warm_active = cf.last_active.as_const();  // the rows that took part in the last step
-  }
-  std::uint8_t consistent = 0;
-  ImpactView<T> out{f.v_plus, cf.impulse, cf.lambda, s.active, cf.energies, cf.energies + 1, &consistent};
-  friction::FrictionView<T> fr;
-  fr.dim = sys.dim();
-  fr.A_t = f.ev.A_t.as_const();
-  fr.mu = c.mu;
-  fr.formulation = p.friction;
-  fr.directions = p.facets;
-  fr.lcp_solver = p.friction_lcp_solver;
-  const friction::FrictionOutView<T> fo{cf.lambda_t, {}, nullptr};
   if constexpr (S == ImpactStage::setup) {
-    friction::impact_setup(in, fr, out, fo, arena);
+    friction::impact_setup(cp.in, cp.fr, cp.out, cp.fo, arena);
   } else if constexpr (S == ImpactStage::frictionless) {
     // One call of the frictionless impact serves the scenarios without friction and the
     // frictional ones whose contacts taking part have none, inlined (detail::impact_inline): the
-    // stage is a kernel of its own, or without friction in the configuration the whole contact
-    // solve, and solves nothing else (docs/cuda.md).
+    // stage is a kernel of its own, and solves nothing else (docs/cuda.md).
     const friction::ImpactProgress<T> pr = with_friction ? friction::take_impact_progress(arena)
                                                          : friction::ImpactProgress<T>{};
     if (!with_friction || (!arena.overflow && pr.stage_due() == ImpactStage::frictionless)) {
-      const Status st = detail::impact_inline(in, out, arena);
+      const Status st = detail::impact_inline(cp.in, cp.out, arena);
       if (with_friction)
         pr.next(ImpactStage::finish, st);
       else
         *s.status = st;
     }
   } else if constexpr (S == ImpactStage::newton) {
-    friction::impact_newton(in, fr, arena);
+    friction::impact_newton(cp.in, cp.fr, arena);
   } else if constexpr (S == ImpactStage::other_solvers) {
-    friction::impact_other_solvers(in, fr, arena);
+    friction::impact_other_solvers(cp.in, cp.fr, arena);
   } else {
-    *s.status = friction::impact_finish(in, fr, out, fo, arena);
+    *s.status = friction::impact_finish(cp.in, cp.fr, cp.out, cp.fo, arena);
   }
   arena.release(mark);
 }
 
-// (b) Contact solve, whole: its stages in sequence. Writes v_{k+1} to the frame and the rows
-// taking part to s.active.
+// (b) Contact solve, whole (the cpu step and the frictionless kernels): the same problem, solved
+// in one call, friction::impact (its stages in sequence) or the frictionless impact (inlined:
+// in the frictionless kernels it is all the kernel solves). The same answers as the stages one
+// by one (tests/cuda_emulation/simulator_phases_test.cpp), with the frames carved once.
 template <class T, class System, class Controls>
 OBLIQ_HD Status moreau_jean_contact_solve(const System& sys, const StepParams<T>& p, const Controls& c,
                                           const StateView<T>& s, Arena<T>& arena) {
-  using friction::ImpactStage;
-  moreau_jean_contact_stage<ImpactStage::setup>(sys, p, c, s, arena);
-  moreau_jean_contact_stage<ImpactStage::frictionless>(sys, p, c, s, arena);
-  moreau_jean_contact_stage<ImpactStage::newton>(sys, p, c, s, arena);
-  moreau_jean_contact_stage<ImpactStage::other_solvers>(sys, p, c, s, arena);
-  moreau_jean_contact_stage<ImpactStage::finish>(sys, p, c, s, arena);
-  return *s.status;
+  if (*s.status != Status::ok) return *s.status;
+  const bool with_friction = frictional(c, sys.m_u());
+  const std::size_t mark = arena.mark();
+  std::uint8_t consistent = 0;
+  const ContactProblem<T> cp = contact_problem(sys, p, c, s, with_friction, true, &consistent, arena);
+  if (arena.overflow) {
+    arena.release(mark);
+    return *s.status = Status::bad_shape;
+  }
+  const Status st = with_friction ? friction::impact(cp.in, cp.fr, cp.out, cp.fo, arena)
+                                  : detail::impact_inline(cp.in, cp.out, arena);
+  arena.release(mark);
+  return *s.status = st;
 }
 
 // (c) Finish: the counters (an impact: a row taking part that approaches, (A_u v_k)_i <
