@@ -4,10 +4,10 @@
 // memory and a host loop over the bodies of the batch's configuration (cuda/sim_body.hpp, its
 // own kernels per configuration: Moreau-Jean's phase kernels per step (with friction the contact
 // solve's five stages), each over the whole chunk before the next, or the event-driven step
-// kernel; sim_emulation.hpp) per chunk, scenarios in reverse order, scratch filled with NaN. It must reproduce the cpu Simulator bit for bit:
-// both run the same advance() on the same data with the same arena sizes per call... except
-// that the emulated arena is the chunk's (largest) workspace, which only ever changes whether
-// an overflow happens, never a value.
+// kernel; sim_emulation.hpp) per chunk, scenarios in reverse order, scratch filled with NaN. It
+// must reproduce the cpu Simulator bit for bit: both run the same advance() on the same data
+// with the same arena sizes per call... except that the emulated arena is the chunk's (largest)
+// workspace, which only ever changes whether an overflow happens, never a value.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -192,7 +192,8 @@ template <class T>
 OBLIQ_HD void impact_frictionless(const ScenarioView<T>& in, const ImpactView<T>& out, Arena<T>& arena) {
   const std::size_t mark = arena.mark();
   const ImpactProgress<T> pr = take_impact_progress(arena);
-  if (!arena.overflow && pr.stage_due() == ImpactStage::frictionless) pr.next(ImpactStage::finish, obliq::impact(in, out, arena));
+  if (!arena.overflow && pr.stage_due() == ImpactStage::frictionless)
+    pr.next(ImpactStage::finish, obliq::impact(in, out, arena));
   arena.release(mark);
 }
 
