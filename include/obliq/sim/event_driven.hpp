@@ -20,6 +20,8 @@
 // within vel_tol) and joins the acceleration LCP. A bounce whose rebound speed is at most
 // vel_tol is rest by definition. More than 64 + 4 max_impacts + 4 (advance / max_step) loop
 // turns in one advance stop the scenario with Status::no_convergence.
+// The advance runs as a state machine (event_driven_control and its services, below), so that
+// the cuda backend can run each part as a kernel of its own.
 // Friction (some mu != 0, docs/simulator.md "Friction"): the held rows' acceleration problem is the
 // core's frictional dynamics (include/obliq/core/friction/dynamics.hpp, docs/friction.md (F7)): a
 // held contact slides when its slip |A_t v| > vel_tol, otherwise it sticks or starts to slide; the
@@ -31,6 +33,11 @@
 // rebounds stay frictionless.
 #pragma once
 
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
 #include "obliq/core/friction/dynamics.hpp"
 #include "obliq/core/friction/impact.hpp"
 #include "obliq/core/mechanics/dynamics.hpp"
@@ -41,7 +48,12 @@
 
 namespace obliq::sim {
 
-// dim: 0 without friction, else the contacts' dimension (2 or 3); facets: the pyramid's.
+template <class T> OBLIQ_HD std::size_t event_driven_frame_size(int nq, int nv, int m_b, int m_u, int dim);
+
+// dim: 0 without friction, else the contacts' dimension (2 or 3); facets: the pyramid's. The
+// advance's frame, then the largest scratch of its parts: control (the system's evaluation), the
+// acceleration (held_acceleration, with room for a held set), the impact (resolve_impacts), the
+// rest guard's projection (settle_slow_rows: the rows to hold, then the plastic projection).
 template <class T>
 OBLIQ_HD std::size_t event_driven_workspace(int nq, int nv, int m_b, int m_u, std::size_t system_ws, int dim = 0,
                                             int facets = 8) {
@@ -52,15 +64,12 @@ OBLIQ_HD std::size_t event_driven_workspace(int nq, int nv, int m_b, int m_u, st
                                   : dynamics_workspace_size<T>(nv, m_b, m_u);
   const std::size_t imp = dim > 0 ? friction::impact_workspace_size<T>(nv, m_b, m_u, dim, facets) + tangents
                                   : impact_workspace_size<T>(nv, m_b, m_u);
-  const std::size_t acc = system_eval_size<T>(nv, m) + std::size_t(m) + 2 * std::size_t(m_u) + max_(system_ws, dyn) + 16;
-  const std::size_t rk4 = 3 * std::size_t(nq) + 5 * std::size_t(nv) + acc;
-  const std::size_t impact_ws = std::size_t(2 * nv + m + m_u + 4) + imp;
-  // The rest guard (settle_slow_contacts): the acceleration, then the projection on k rows.
-  const int k = m_u * max_(dim, 1);
-  const std::size_t settle = std::size_t(nv + m_u) + max_(acc, std::size_t(m_b + k) * nv + 2 * std::size_t(nv) + std::size_t(m_b + k) +
-                                                             2 * std::size_t(k) + 8 + impact_workspace_size<T>(nv, m_b, k));
-  return system_eval_size<T>(nv, m) + tangents + 2 * std::size_t(nq) + 2 * std::size_t(nv) + 6 * std::size_t(m_u) + 16 +
-         max_(max_(max_(rk4, impact_ws), system_ws), settle) + 16;
+  const std::size_t acceleration = system_eval_size<T>(nv, m) + std::size_t(m) + 3 * std::size_t(m_u) + max_(system_ws, dyn) + 16;
+  const std::size_t impact_ws = 2 * std::size_t(nv) + std::size_t(m) + 4 + imp;
+  const int k = m_u * max_(dim, 1);  // the rest guard's rows to hold
+  const std::size_t settle = std::size_t(m_b + k) * nv + 2 * std::size_t(k) + 2 * std::size_t(nv) + std::size_t(m_b + k) + 8 +
+                             impact_workspace_size<T>(nv, m_b, k);
+  return event_driven_frame_size<T>(nq, nv, m_b, m_u, dim) + max_(max_(acceleration, impact_ws), max_(settle, system_ws)) + 16;
 }
 
 // The friction inputs of a step (tangent rows and drift of `ev`, the controls' mu).
@@ -110,39 +119,6 @@ OBLIQ_HD Status held_acceleration(const System& sys, const StepParams<T>& p, con
     }
     else
       st = dynamics(in, DynamicsView<T>{a, lambda, rows}, arena);
-  }
-  arena.release(mark);
-  return st;
-}
-
-// One classical Runge-Kutta step of length dt from (q0, v0) with the rows of `held` in contact.
-template <class T, class System, class Controls>
-OBLIQ_HD Status rk4_step(const System& sys, const StepParams<T>& p, const Controls& c, VecView<const T> q0,
-                         VecView<const T> v0, VecView<const std::uint8_t> held, T dt, VecView<T> q1, VecView<T> v1,
-                         Arena<T>& arena, MatView<const T> slide0 = {}) {
-  const int nq = sys.nq(), nv = sys.nv();
-  const std::size_t mark = arena.mark();
-  VecView<T> a = arena.vec(nv), a_sum = arena.vec(nv), v_sum = arena.vec(nv), qs = arena.vec(nq), vs = arena.vec(nv);
-  if (arena.overflow) return Status::bad_shape;
-  const T half = T(0.5) * dt;
-  // Stage 1 at (q0, v0); stages 2-4 at q0 (+) c_i dt v_{i-1}, v0 + c_i dt a_{i-1}.
-  Status st = held_acceleration(sys, p, c, q0, v0, held, a, arena, slide0);
-  dense::copy(a.as_const(), a_sum);
-  dense::copy(v0, v_sum);
-  const T stage_dt[3] = {half, half, dt};
-  const T weight[3] = {T(2), T(2), T(1)};
-  for (int k = 0; k < 3 && st == Status::ok; ++k) {
-    // vs holds the previous stage's velocity (v0 at the first).
-    if (k == 0) dense::copy(v0, vs);
-    sys.integrate(q0, vs.as_const(), stage_dt[k], qs);
-    for (int i = 0; i < nv; ++i) vs[i] = v0[i] + stage_dt[k] * a[i];
-    st = held_acceleration(sys, p, c, qs.as_const(), vs.as_const(), held, a, arena, slide0);
-    dense::axpy(weight[k], a.as_const(), a_sum);
-    dense::axpy(weight[k], vs.as_const(), v_sum);
-  }
-  if (st == Status::ok) {
-    sys.integrate(q0, v_sum.as_const(), dt / T(6), q1);
-    for (int i = 0; i < nv; ++i) v1[i] = v0[i] + dt / T(6) * a_sum[i];
   }
   arena.release(mark);
   return st;
@@ -214,51 +190,76 @@ OBLIQ_HD Status cancel_rebounds(const System& sys, const StepParams<T>& p, const
   return st;
 }
 
-// The rest guard (docs/simulator.md "Zeno guard"), used after max_impacts events (gap crossings
-// and slip stops) in one advance, and when the acceleration problem with the frozen sliding
-// directions has no certified answer. With the scenario's velocity scale at the state
-//   V = max_i |(A v)_i| + interval max_i |(A a_f + Adot v)_i|   (normal and tangent rows;
-//       a_f = M^-1 (u - h): the acceleration of the applied forces, no contact acting),
-// and v_rest = tol_c V (tol_c: the mechanics certificate's relative tolerance, 1e-6 double,
-// 1e-3 float), it brings to rest
-//   - a free row that is closed (phi <= gap_tol) and grazes, |(A_u v)_i| <= v_rest, and
-//   - the slip of a held contact sliding slowly, vel_tol < |A_t v| <= v_rest,
-// by the plastic projection (the projection law with target 0) on those rows, on the normal rows
-// of the held contacts (which stay at rest) and the bilateral rows: min 1/2 |v+ - v|_M^2 with
-// A_b v+ = 0 and those rows' velocities 0. The velocity moves by at most about v_rest: the size
-// of a velocity error the certificate accepts. `settled`: the rows brought to rest (0: nothing
-// done, v untouched).
-template <class T, class System, class Controls>
-OBLIQ_HD Status settle_slow_contacts(const System& sys, const StepParams<T>& p, const Controls& c,
-                                     const SystemEval<T>& ev, VecView<const std::uint8_t> held, T interval, const StateView<T>& s, int& settled, Arena<T>& arena) {
-  const int nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u(), m = m_b + m_u;
-  const int d1 = ev.A_t.rows > 0 ? ev.A_t.rows / m_u : 0;
-  settled = 0;
-  const std::size_t mark = arena.mark();
-  VecView<T> a = arena.vec(nv);
-  VecView<std::uint8_t> none_held = take_flags(m_u, arena);
-  if (arena.overflow) return Status::bad_shape;
-  for (int i = 0; i < m_u; ++i) none_held[i] = 0;
-  Status st = held_acceleration(sys, p, c, s.q.as_const(), s.v.as_const(), none_held.as_const(), a, arena);
-  if (st != Status::ok) {
-    arena.release(mark);
-    return st;
-  }
-  const VecView<const T> v = s.v.as_const(), av = a.as_const();
+// The rest guard's velocity scale (docs/simulator.md "Zeno guard"): with `a_free` the acceleration
+// at the state with no contact acting (a_f = M^-1 (u - h) on the constraints' rows, held by
+// none), V = max_i |(A v)_i| + interval max_i |(A a_f + Adot v)_i| over the normal and tangent
+// rows, and v_rest = tol_c V (tol_c: the mechanics certificate's relative tolerance, 1e-6
+// double, 1e-3 float).
+template <class T>
+OBLIQ_HD T rest_velocity(const SystemEval<T>& ev, int m_b, int m_u, VecView<const T> v, VecView<const T> a_free,
+                         T interval) {
   T speed = T(0), accel = T(0);
-  for (int i = m_b; i < m; ++i) {
+  for (int i = m_b; i < m_b + m_u; ++i) {
     speed = max_(speed, abs_(dense::dot(ev.A.row(i), v)));
-    accel = max_(accel, abs_(dense::dot(ev.A.row(i), av) + ev.Adot_qdot[i]));
+    accel = max_(accel, abs_(dense::dot(ev.A.row(i), a_free) + ev.Adot_qdot[i]));
   }
   for (int i = 0; i < ev.A_t.rows; ++i) {
     speed = max_(speed, abs_(dense::dot(ev.A_t.row(i), v)));
-    accel = max_(accel, abs_(dense::dot(ev.A_t.row(i), av) + (ev.Adot_qdot_t.size > 0 ? ev.Adot_qdot_t[i] : T(0))));
+    accel = max_(accel, abs_(dense::dot(ev.A_t.row(i), a_free) + (ev.Adot_qdot_t.size > 0 ? ev.Adot_qdot_t[i] : T(0))));
   }
-  const T v_rest = certificate_tolerance<T>::rel * (speed + interval * accel);
-  // The rows to hold at velocity 0 (after the bilateral rows): grazing rows, the held contacts'
-  // normal rows, slow slips' tangent rows; the same system otherwise.
+  return certificate_tolerance<T>::rel * (speed + interval * accel);
+}
+
+// The rows the rest guard brings to rest at the state (ev at (q, v)), given v_rest:
+//   - a free row that is closed (phi <= gap_tol) and grazes, |(A_u v)_i| <= v_rest, and
+//   - the slip of a held contact sliding slowly, vel_tol < |A_t v| <= v_rest.
+// Returns how many (grazing rows and slow slips: 0, nothing to do). With `rows` (room for the
+// bilateral rows and m_u (1 + d1) more), also the rows to hold at velocity 0 in order: the
+// bilateral rows, then per contact its normal row when it is held or grazes and its tangent rows
+// when its slip is slow; `k`: how many after the bilateral ones.
+template <class T, class System, class Controls>
+OBLIQ_HD int slow_rows(const System& sys, const StepParams<T>& p, const Controls& c, const SystemEval<T>& ev,
+                       VecView<const std::uint8_t> held, VecView<const T> v, T v_rest, MatView<T> rows = {},
+                       int* k = nullptr) {
+  const int m_b = sys.m_b(), m_u = sys.m_u();
+  const int d1 = ev.A_t.rows > 0 ? ev.A_t.rows / m_u : 0;
+  const bool copy = rows.data != nullptr;
+  for (int i = 0; copy && i < m_b; ++i) dense::copy(ev.A.row(i), rows.row(i));
+  int settled = 0, at = m_b;
+  for (int i = 0; i < m_u; ++i) {
+    const T rate = dense::dot(ev.A.row(m_b + i), v);
+    const bool grazing = !held[i] && ev.phi[m_b + i] <= p.gap_tol && abs_(rate) <= v_rest;
+    settled += grazing;
+    if (held[i] || grazing) {
+      if (copy) dense::copy(ev.A.row(m_b + i), rows.row(at));
+      ++at;
+    }
+    if (!held[i] || d1 == 0 || c.mu[i] == T(0)) continue;
+    T slip2 = T(0);
+    for (int j = 0; j < d1; ++j) slip2 += dense::dot(ev.A_t.row(d1 * i + j), v) * dense::dot(ev.A_t.row(d1 * i + j), v);
+    const T slip = std::sqrt(slip2);
+    if (!(slip > p.vel_tol && slip <= v_rest)) continue;
+    ++settled;
+    for (int j = 0; j < d1; ++j) {
+      if (copy) dense::copy(ev.A_t.row(d1 * i + j), rows.row(at));
+      ++at;
+    }
+  }
+  if (k != nullptr) *k = at - m_b;
+  return settled;
+}
+
+// The rest guard's projection: the plastic projection (the projection law with target 0) on the
+// rows of slow_rows: min 1/2 |v+ - v|_M^2 with A_b v+ = 0 and those rows' velocities 0. The
+// velocity moves by at most about v_rest: the size of a velocity error the certificate accepts.
+template <class T, class System, class Controls>
+OBLIQ_HD Status settle_slow_rows(const System& sys, const StepParams<T>& p, const Controls& c, const SystemEval<T>& ev,
+                                 VecView<const std::uint8_t> held, T v_rest, const StateView<T>& s, Arena<T>& arena) {
+  const int nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u();
+  const int d1 = ev.A_t.rows > 0 ? ev.A_t.rows / m_u : 0;
   const int k_max = m_u * (1 + d1);
-  SystemEval<T> sel = ev;
+  const std::size_t mark = arena.mark();
+  SystemEval<T> sel = ev;  // the same system with the rows to hold at velocity 0
   sel.A = arena.mat(m_b + k_max, nv);
   VecView<T> gap = arena.vec(k_max);
   VecView<std::uint8_t> flags = take_flags(k_max, arena);
@@ -266,55 +267,46 @@ OBLIQ_HD Status settle_slow_contacts(const System& sys, const StepParams<T>& p, 
     arena.release(mark);
     return Status::bad_shape;
   }
-  for (int i = 0; i < m_b; ++i) dense::copy(ev.A.row(i), sel.A.row(i));
-  int k = m_b;
-  for (int i = 0; i < m_u; ++i) {
-    const T rate = dense::dot(ev.A.row(m_b + i), v);
-    const bool grazing = !held[i] && ev.phi[m_b + i] <= p.gap_tol && abs_(rate) <= v_rest;
-    settled += grazing;
-    if (held[i] || grazing) dense::copy(ev.A.row(m_b + i), sel.A.row(k++));
-    if (!held[i] || d1 == 0 || c.mu[i] == T(0)) continue;
-    T slip2 = T(0);
-    for (int j = 0; j < d1; ++j) slip2 += dense::dot(ev.A_t.row(d1 * i + j), v) * dense::dot(ev.A_t.row(d1 * i + j), v);
-    const T slip = std::sqrt(slip2);
-    if (!(slip > p.vel_tol && slip <= v_rest)) continue;
-    ++settled;
-    for (int j = 0; j < d1; ++j) dense::copy(ev.A_t.row(d1 * i + j), sel.A.row(k++));
-  }
-  k -= m_b;
-  if (settled > 0) {
-    sel.A = sel.A.top_rows(m_b + k);
-    for (int i = 0; i < k; ++i) gap[i] = T(-1);
-    st = plastic_projection(sel, m_b, k, gap.as_const().segment(0, k), p, s, flags.segment(0, k), arena);
-  }
+  int k = 0;
+  slow_rows(sys, p, c, ev, held, s.v.as_const(), v_rest, sel.A, &k);
+  sel.A = sel.A.top_rows(m_b + k);
+  for (int i = 0; i < k; ++i) gap[i] = T(-1);
+  const Status st = plastic_projection(sel, m_b, k, gap.as_const().segment(0, k), p, s, flags.segment(0, k), arena);
   arena.release(mark);
   return st;
 }
 
-// Resolves the impacts at the state (closed rows that approach): the core's impact(). Returns
-// the number of approaching rows (0: nothing done).
+// The impacts at the state (ev at (q, v)): the rows that are closed and approach,
+// (A_u v)_i < -vel_tol, and their restitution: plastic (e = 0) below the Zeno velocity or after
+// max_impacts impacts in this advance (`impacts_here`), else the controls' e. Returns how many.
 template <class T, class System, class Controls>
-OBLIQ_HD Status resolve_impacts(const System& sys, const StepParams<T>& p, const Controls& c,
-                                const SystemEval<T>& ev, const StateView<T>& s, int& impacts_here, int& hits,
-                                Arena<T>& arena) {
-  const int nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u(), m = m_b + m_u;
-  hits = 0;
-  for (int i = 0; i < m_u; ++i)
-    hits += ev.phi[m_b + i] <= p.gap_tol && dense::dot(ev.A.row(m_b + i), s.v.as_const()) < -p.vel_tol;
-  if (hits == 0) return Status::ok;
-  const std::size_t mark = arena.mark();
-  VecView<T> v_plus = arena.vec(nv), impulse = arena.vec(nv), lambda = arena.vec(m), e = arena.vec(m_u);
-  T* slots = arena.take(4);
-  if (arena.overflow) return Status::bad_shape;
+OBLIQ_HD int impact_targets(const System& sys, const StepParams<T>& p, const Controls& c, const SystemEval<T>& ev,
+                            VecView<const T> v, long long impacts_here, VecView<T> e) {
+  const int m_b = sys.m_b(), m_u = sys.m_u();
+  int hits = 0;
+  for (int i = 0; i < m_u; ++i) hits += ev.phi[m_b + i] <= p.gap_tol && dense::dot(ev.A.row(m_b + i), v) < -p.vel_tol;
   const bool plastic_all = impacts_here >= p.max_impacts;
-  for (int i = 0; i < m_u; ++i) {
-    const T approach = -dense::dot(ev.A.row(m_b + i), s.v.as_const());
+  for (int i = 0; hits > 0 && i < m_u; ++i) {
+    const T approach = -dense::dot(ev.A.row(m_b + i), v);
     e[i] = (plastic_all || approach < p.zeno_velocity) ? T(0) : c.e[i];
   }
+  return hits;
+}
+
+// The impact at the state with restitution `e` (impact_targets): the core's impact(), or with
+// friction its frictional impact; on success v and the last impact's velocity and time take the
+// answer, and the counters count `hits` impacts and the LCP.
+template <class T, class System, class Controls>
+OBLIQ_HD Status resolve_impacts(const System& sys, const StepParams<T>& p, const Controls& c, const SystemEval<T>& ev,
+                                VecView<const T> e, int hits, const StateView<T>& s, Arena<T>& arena) {
+  const int nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u(), m = m_b + m_u;
+  const std::size_t mark = arena.mark();
+  VecView<T> v_plus = arena.vec(nv), impulse = arena.vec(nv), lambda = arena.vec(m);
+  T* slots = arena.take(4);
+  if (arena.overflow) return Status::bad_shape;
   const T zero = T(0);
   const VecView<const T> no_impulse{&zero, nv, 0};
-  const ScenarioView<T> in =
-      impact_problem(ev, m_b, m_u, s.v.as_const(), ev.phi.as_const().segment(m_b, m_u), no_impulse, e.as_const(), p);
+  const ScenarioView<T> in = impact_problem(ev, m_b, m_u, s.v.as_const(), ev.phi.as_const().segment(m_b, m_u), no_impulse, e, p);
   std::uint8_t consistent = 0;
   const ImpactView<T> out{v_plus, impulse, lambda, s.active, slots, slots + 1, &consistent};
   Status st;
@@ -327,7 +319,6 @@ OBLIQ_HD Status resolve_impacts(const System& sys, const StepParams<T>& p, const
     st = impact(in, out, arena);
   }
   if (st == Status::ok) {
-    impacts_here += hits;
     *s.impacts += hits;
     *s.lcp_solves += p.law == Law::complementarity ? 1 : 0;
     *s.last_impact_time = *s.t;
@@ -338,155 +329,544 @@ OBLIQ_HD Status resolve_impacts(const System& sys, const StepParams<T>& p, const
   return st;
 }
 
-// Advances one scenario by `interval` (events in between are resolved where they happen).
+// ---------------------------------------------------------------------------------------------
+// The advance as a state machine (the cuda backend runs each part as a kernel of its own,
+// cuda/sim_body.hpp, so that ptxas allocates registers for each alone and no kernel keeps
+// values across a call to a solver: docs/cuda.md "The event-driven advance in kernels").
+//
+// event_driven_begin starts an advance; event_driven_control then runs the advance's logic (the
+// loop's turns, the Runge-Kutta stages' sums, the bracket and the Illinois iterations, the rest
+// guard's and the Zeno guard's decisions, with the system evaluated where the event function
+// needs it) until it needs one of three services, which it requests:
+//   acceleration  the held contacts' acceleration LCP at a Runge-Kutta stage (held_acceleration),
+//                 or with none held for the rest guard's velocity scale
+//   impact        the impact law at an event (resolve_impacts)
+//   projection    the rest guard's or the Zeno guard's plastic projection
+// A service runs only for a scenario that requested it, and hands its answer back to the next
+// control. The parts communicate only through the advance's frame, the first elements of the
+// scenario's arena (take_event_driven_frame); whatever a part takes after it is its own scratch.
+// event_driven_advance is begin, then control and the service it requests, until control
+// requests none; the answers are the same whichever way the parts are run.
+
+enum class EventDrivenService : int { none = 0, acceleration = 1, impact = 2, projection = 3 };
+
+// The parts as the cuda backend's kernels (cuda/sim_body.hpp): begin once per advance, then
+// rounds of control and the three services until no control requests one.
+enum class EventDrivenPhase : int { begin = 0, control = 1, acceleration = 2, impact = 3, projection = 4 };
+
+// The service of a service's phase.
+constexpr EventDrivenService service_of(EventDrivenPhase P) { return EventDrivenService(int(P) - 1); }
+
+// The advance's progress: integers (the state to resume at, counters; each in one scalar slot,
+// bit for bit: std::int64_t in a double, std::int32_t in a float) and the loop's scalars.
+template <class T> struct EventDrivenProgress {
+  enum Slot : int {
+    at,          // the control state to resume at (EventDrivenProgress::At)
+    back,        // the control state after the Runge-Kutta step in progress
+    service,     // the service requested (EventDrivenService)
+    status,      // the last service's, or the Runge-Kutta step's, status
+    failure,     // the Runge-Kutta step's failure that the rest guard may excuse
+    after_rk,    // 1: the rest guard runs after a Runge-Kutta step failed (else at the turn's start)
+    none_held,   // 1: the acceleration service holds no row (the rest guard's scale)
+    rebounds,    // 1: the projection cancels rebounds (Zeno guard), 0: it settles slow rows
+    to_probe,    // 1: the Runge-Kutta step ends in (qb, vb), 0: in (q1, v1)
+    stage,       // the Runge-Kutta stage whose acceleration is requested (0..3)
+    turn,        // the loop's turns so far in this advance
+    impacts,     // impacts in this advance
+    events,      // steps ended at an event in this advance
+    hits,        // rows taking an impact at the requested impact
+    k,           // the bracket's or the Illinois iteration's count
+    side,        // Illinois: the end kept last (-1: a, 1: b, 0: none yet)
+    last,        // 1: the step reaches the interval's end
+    slots
+  };
+  enum Value : int { t_end, dt, tau, h, a, fa, b, fb, f0, x, v_rest, values };
+  enum At : int {
+    turn_start,       // a turn: evaluate; impacts, or the held set and the step
+    settle_scale,     // the rest guard's acceleration is in: v_rest, the rows to settle
+    settled,          // the rest guard's projection is done
+    step,             // the step of length dt from the state
+    rk_stage,         // a Runge-Kutta stage's acceleration is in
+    after_step,       // the step is in (q1, v1): the event function there
+    bracket,          // the bracket's halving
+    after_probe,      // a halving's probe is in (qb, vb)
+    illinois,         // the Illinois iterations
+    after_illinois,   // an Illinois probe is in (qb, vb)
+    after_final,      // the step to the event is in (q1, v1)
+    commit,           // the state takes (q1, v1) at t + tau
+    zeno,             // Zeno guard: the rows to stop
+    resumed,          // the impact or the Zeno guard's projection is done: the next turn
+    finished,         // the advance is over; its status is the scenario's
+  };
+  using Count = std::conditional_t<sizeof(T) == sizeof(std::int64_t), std::int64_t, std::int32_t>;
+  static_assert(sizeof(Count) == sizeof(T), "a count fills one scalar slot");
+  T* slot_data = nullptr;
+  T* value_data = nullptr;
+  std::ptrdiff_t stride = 1;
+  OBLIQ_HD long long get(Slot i) const {
+    Count c;
+    std::memcpy(&c, slot_data + i * stride, sizeof c);
+    return c;
+  }
+  OBLIQ_HD void set(Slot i, long long v) const {
+    const Count c = Count(v);
+    std::memcpy(slot_data + i * stride, &c, sizeof c);
+  }
+  OBLIQ_HD T& operator[](Value i) const { return value_data[i * stride]; }
+};
+
+// The advance's frame: the progress, the system at the turn's start (or at the event function's
+// last probe), the step's ends (q1, v1) and probes (qb, vb), the free rows' bases and the held
+// contacts' sliding directions, the held set, the impact's restitution, the Runge-Kutta stages.
+template <class T> struct EventDrivenFrame {
+  EventDrivenProgress<T> progress;
+  SystemEval<T> ev;
+  VecView<T> q1, v1, qb, vb, base, e;
+  MatView<T> slide0;  // with friction: m_u x (dim - 1)
+  VecView<std::uint8_t> held, slow;
+  VecView<T> a, a_sum, v_sum, qs, vs;  // Runge-Kutta: the stage's acceleration, the sums, its point
+};
+
+template <class T> OBLIQ_HD std::size_t event_driven_frame_size(int nq, int nv, int m_b, int m_u, int dim) {
+  const std::size_t t = dim > 0 ? std::size_t(dim - 1) * m_u : 0;
+  return std::size_t(EventDrivenProgress<T>::slots) + std::size_t(EventDrivenProgress<T>::values) +
+         system_eval_size<T>(nv, m_b + m_u) + t * nv + 2 * t + 3 * std::size_t(nq) + 6 * std::size_t(nv) +
+         4 * std::size_t(m_u);
+}
+
+template <class T, class System>
+OBLIQ_HD EventDrivenFrame<T> take_event_driven_frame(const System& sys, bool with_friction, Arena<T>& arena) {
+  const int nq = sys.nq(), nv = sys.nv(), m_u = sys.m_u(), d1 = sys.dim() - 1;
+  EventDrivenFrame<T> f;
+  f.progress.stride = arena.stride;
+  f.progress.slot_data = arena.take(std::size_t(EventDrivenProgress<T>::slots));
+  f.progress.value_data = arena.take(std::size_t(EventDrivenProgress<T>::values));
+  f.ev = take_system_eval(sys, arena);
+  if (with_friction) f.ev.A_t = arena.mat(d1 * m_u, nv), f.ev.Adot_qdot_t = arena.vec(d1 * m_u);
+  f.q1 = arena.vec(nq), f.v1 = arena.vec(nv), f.qb = arena.vec(nq), f.vb = arena.vec(nv);
+  f.base = arena.vec(m_u), f.e = arena.vec(m_u);
+  if (with_friction) f.slide0 = arena.mat(m_u, d1);
+  f.held = take_flags(m_u, arena), f.slow = take_flags(m_u, arena);
+  f.a = arena.vec(nv), f.a_sum = arena.vec(nv), f.v_sum = arena.vec(nv), f.qs = arena.vec(nq), f.vs = arena.vec(nv);
+  return f;
+}
+
+// Starts an advance of one scenario by `interval` (nothing to do when its status is not ok).
+template <class T, class System, class Controls>
+OBLIQ_HD void event_driven_begin(const System& sys, const Controls& c, T interval, const StateView<T>& s,
+                                 Arena<T>& arena) {
+  using P = EventDrivenProgress<T>;
+  const std::size_t mark = arena.mark();
+  const EventDrivenFrame<T> f = take_event_driven_frame(sys, frictional(c, sys.m_u()), arena);
+  arena.release(mark);
+  if (arena.overflow) {
+    if (*s.status == Status::ok) *s.status = Status::bad_shape;
+    return;  // a frame that does not fit cannot say it is finished: the status says it
+  }
+  const P& pr = f.progress;
+  pr.set(P::at, *s.status == Status::ok ? P::turn_start : P::finished);
+  pr.set(P::service, int(EventDrivenService::none));
+  pr.set(P::turn, 0);
+  pr.set(P::impacts, 0);
+  pr.set(P::events, 0);
+  pr[P::t_end] = *s.t + interval;
+}
+
+// The advance's logic until it requests a service (returns true) or is over (false: the
+// scenario's status is the advance's). Each request names the control state that takes the
+// answer (EventDrivenProgress::At).
+template <class T, class System, class Controls>
+OBLIQ_HD bool event_driven_control(const System& sys, const StepParams<T>& p, const Controls& c, T interval,
+                                   const StateView<T>& s, Arena<T>& arena) {
+  using P = EventDrivenProgress<T>;
+  const std::size_t mark = arena.mark();
+  const bool with_friction = frictional(c, sys.m_u());
+  const EventDrivenFrame<T> f = take_event_driven_frame(sys, with_friction, arena);
+  if (arena.overflow) {
+    arena.release(mark);
+    return false;  // event_driven_begin has set bad_shape
+  }
+  const int nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u(), d1 = sys.dim() - 1;
+  const P& pr = f.progress;
+  int at = int(pr.get(P::at));
+  if (at == P::finished) {
+    arena.release(mark);
+    return false;
+  }
+  const T eps = scalar_traits<T>::eps;
+  const T max_step = p.max_step > T(0) ? p.max_step : interval;
+  // More turns than this stop the advance with no_convergence (kept within a count's range).
+  long long budget = 64 + 4LL * p.max_impacts + 4LL * (long long)(interval / max_step + T(1));
+  budget = min_(budget, (long long)(std::numeric_limits<typename P::Count>::max()) - 2);
+  const VecView<const T> q0 = s.q.as_const(), v0 = s.v.as_const();
+  const VecView<const std::uint8_t> held = f.held.as_const();
+  const MatView<const T> sv = f.slide0.as_const();
+  const auto request = [&](EventDrivenService service, int then) {
+    pr.set(P::service, int(service));
+    pr.set(P::at, then);
+  };
+  // A Runge-Kutta step of length h from (q0, v0) with the held set, into (q1, v1) or (qb, vb);
+  // control resumes at `then` with its status.
+  const auto runge_kutta = [&](T h, bool to_probe, int then) {
+    pr[P::h] = h;
+    pr.set(P::to_probe, to_probe ? 1 : 0);
+    pr.set(P::back, then);
+    pr.set(P::stage, 0);
+    pr.set(P::none_held, 0);
+    request(EventDrivenService::acceleration, P::rk_stage);
+  };
+  Status st = Status::ok;
+  pr.set(P::service, int(EventDrivenService::none));
+  while (at != P::finished && EventDrivenService(pr.get(P::service)) == EventDrivenService::none) {
+    switch (at) {
+      case P::turn_start: {
+        if (!(*s.t < pr[P::t_end])) {
+          at = P::finished;
+          break;
+        }
+        const long long turn = pr.get(P::turn);
+        if (turn > budget) {
+          st = Status::no_convergence;
+          at = P::finished;
+          break;
+        }
+        pr.set(P::turn, turn + 1);
+        st = sys.evaluate(q0, v0, f.ev, arena);
+        if (st != Status::ok) {
+          at = P::finished;
+          break;
+        }
+        const int hits = impact_targets(sys, p, c, f.ev, v0, pr.get(P::impacts), f.e);
+        if (hits > 0) {
+          pr.set(P::hits, hits);
+          request(EventDrivenService::impact, P::resumed);
+          break;
+        }
+        // Rows in contact: resting, and closed or held before (hysteresis: a held row whose gap
+        // drifts above gap_tol stays held while it rests; the LCP lets it go when it should).
+        for (int i = 0; i < m_u; ++i) {
+          const T rate = dense::dot(f.ev.A.row(m_b + i), v0);
+          f.held[i] = (f.ev.phi[m_b + i] <= p.gap_tol || s.active[i]) && abs_(rate) <= p.vel_tol;
+          s.active[i] = f.held[i];
+        }
+        T f0 = no_velocity_condition<T>();
+        for (int i = 0; i < m_u; ++i) {
+          f.base[i] = min_(f.ev.phi[m_b + i], T(0));
+          if (!f.held[i]) f0 = min_(f0, f.ev.phi[m_b + i] - f.base[i]);
+        }
+        // Held contacts sliding now: their slip direction (the event function watches it stop).
+        for (int i = 0; with_friction && i < m_u; ++i) {
+          T n2 = T(0);
+          for (int j = 0; j < d1; ++j) {
+            f.slide0(i, j) = dense::dot(f.ev.A_t.row(d1 * i + j), v0);
+            n2 += f.slide0(i, j) * f.slide0(i, j);
+          }
+          const T n = std::sqrt(n2);
+          const bool sliding = f.held[i] && !(c.mu[i] == T(0)) && n > p.vel_tol;
+          for (int j = 0; j < d1; ++j) f.slide0(i, j) = sliding ? f.slide0(i, j) / n : T(0);
+          if (sliding) f0 = min_(f0, n);
+        }
+        pr[P::f0] = f0;
+        if (pr.get(P::events) >= p.max_impacts) {
+          // Rest guard: grazing rows and slow slips come to rest (rest_velocity, slow_rows).
+          pr.set(P::after_rk, 0);
+          pr.set(P::none_held, 1);
+          pr.set(P::stage, 0);
+          request(EventDrivenService::acceleration, P::settle_scale);
+          break;
+        }
+        at = P::step;
+        break;
+      }
+      case P::settle_scale: {  // the acceleration with none held is in f.a
+        const Status scale = Status(pr.get(P::status));
+        const bool after_rk = pr.get(P::after_rk) != 0;
+        int settled = 0;
+        if (scale == Status::ok) {
+          pr[P::v_rest] = rest_velocity(f.ev, m_b, m_u, v0, f.a.as_const(), interval);
+          settled = slow_rows(sys, p, c, f.ev, held, v0, pr[P::v_rest]);
+        }
+        if (settled > 0) {
+          request(EventDrivenService::projection, P::settled);
+          pr.set(P::rebounds, 0);
+        } else if (after_rk) {  // nothing to settle: the step's failure stands
+          st = Status(pr.get(P::failure));
+          at = P::finished;
+        } else if (scale != Status::ok) {
+          st = scale;
+          at = P::finished;
+        } else {
+          at = P::step;
+        }
+        break;
+      }
+      case P::settled: {
+        const Status done = Status(pr.get(P::status));
+        if (done == Status::ok) {
+          at = P::turn_start;
+        } else {
+          st = pr.get(P::after_rk) != 0 ? Status(pr.get(P::failure)) : done;
+          at = P::finished;
+        }
+        break;
+      }
+      case P::step: {
+        const T remaining = pr[P::t_end] - *s.t;
+        const bool last = remaining <= max_step;
+        pr.set(P::last, last ? 1 : 0);
+        pr[P::dt] = last ? remaining : max_step;
+        runge_kutta(pr[P::dt], false, P::after_step);
+        break;
+      }
+      case P::rk_stage: {  // stage `stage`'s acceleration is in f.a
+        // Stage 1 at (q0, v0); stages 2-4 at q0 (+) c_i h v_{i-1}, v0 + c_i h a_{i-1}.
+        const int stage = int(pr.get(P::stage));
+        const Status rk = Status(pr.get(P::status));
+        const T h = pr[P::h], half = T(0.5) * h;
+        const T stage_dt[3] = {half, half, h};
+        const T weight[3] = {T(2), T(2), T(1)};
+        if (stage == 0) {
+          dense::copy(f.a.as_const(), f.a_sum);
+          dense::copy(v0, f.v_sum);
+        } else {
+          dense::axpy(weight[stage - 1], f.a.as_const(), f.a_sum);
+          dense::axpy(weight[stage - 1], f.vs.as_const(), f.v_sum);
+        }
+        if (rk == Status::ok && stage < 3) {
+          // f.vs holds the previous stage's velocity (v0 at the first).
+          if (stage == 0) dense::copy(v0, f.vs);
+          sys.integrate(q0, f.vs.as_const(), stage_dt[stage], f.qs);
+          for (int i = 0; i < nv; ++i) f.vs[i] = v0[i] + stage_dt[stage] * f.a[i];
+          pr.set(P::stage, stage + 1);
+          request(EventDrivenService::acceleration, P::rk_stage);
+          break;
+        }
+        if (rk == Status::ok) {
+          const bool to_probe = pr.get(P::to_probe) != 0;
+          sys.integrate(q0, f.v_sum.as_const(), h / T(6), to_probe ? f.qb : f.q1);
+          const VecView<T> v1 = to_probe ? f.vb : f.v1;
+          for (int i = 0; i < nv; ++i) v1[i] = v0[i] + h / T(6) * f.a_sum[i];
+        }
+        at = int(pr.get(P::back));  // with the step's status in P::status
+        break;
+      }
+      case P::after_step: {
+        st = Status(pr.get(P::status));
+        if (with_friction && (st == Status::no_convergence || st == Status::infeasible || st == Status::ambiguous)) {
+          // No certified acceleration with the frozen sliding directions: a slip below v_rest
+          // has a direction of rounding noise; bring it to rest and try again (the rest guard).
+          pr.set(P::after_rk, 1);
+          pr.set(P::failure, int(st));
+          pr.set(P::none_held, 1);
+          pr.set(P::stage, 0);
+          st = Status::ok;
+          request(EventDrivenService::acceleration, P::settle_scale);
+          break;
+        }
+        T f1 = T(0);
+        if (st == Status::ok) st = free_gap(sys, f.q1.as_const(), f.v1.as_const(), held, f.base.as_const(), f.ev, f1, arena, sv);
+        if (st != Status::ok) {
+          at = P::finished;
+          break;
+        }
+        pr[P::tau] = pr[P::dt];
+        if (f1 > T(0)) {
+          at = P::commit;
+          break;
+        }
+        // Bracket [a, b]: f(a) > 0 >= f(b). A row that has just separated (f0 <= 0) needs a
+        // positive point first: halve the step until the gap is open.
+        pr[P::a] = T(0), pr[P::fa] = pr[P::f0], pr[P::b] = pr[P::dt], pr[P::fb] = f1;
+        pr.set(P::k, 0);
+        at = P::bracket;
+        break;
+      }
+      case P::bracket: {
+        if (pr.get(P::k) < 60 && !(pr[P::fa] > T(0))) {
+          pr[P::x] = T(0.5) * pr[P::b];
+          runge_kutta(pr[P::x], true, P::after_probe);
+        } else if (pr[P::fa] > T(0)) {
+          pr.set(P::side, 0);
+          pr.set(P::k, 0);
+          at = P::illinois;
+        } else {
+          at = P::zeno;
+        }
+        break;
+      }
+      case P::after_probe:
+      case P::after_illinois: {
+        // f(x): the event function at the Runge-Kutta step of length x from (q0, v0).
+        st = Status(pr.get(P::status));
+        T fx = T(0);
+        if (st == Status::ok) st = free_gap(sys, f.qb.as_const(), f.vb.as_const(), held, f.base.as_const(), f.ev, fx, arena, sv);
+        if (st != Status::ok) {
+          at = P::finished;
+          break;
+        }
+        const T x = pr[P::x];
+        if (at == P::after_probe) {
+          if (fx > T(0))
+            pr[P::a] = x, pr[P::fa] = fx;
+          else
+            pr[P::b] = x, pr[P::fb] = fx;
+        } else {
+          // Illinois: regula falsi, halving the value kept at an end that stays twice.
+          const long long side = pr.get(P::side);
+          if (fx > T(0)) {
+            pr[P::a] = x, pr[P::fa] = fx;
+            if (side == 1) pr[P::fb] *= T(0.5);
+            pr.set(P::side, 1);
+          } else {
+            pr[P::b] = x, pr[P::fb] = fx;
+            if (side == -1) pr[P::fa] *= T(0.5);
+            pr.set(P::side, -1);
+          }
+        }
+        pr.set(P::k, pr.get(P::k) + 1);
+        at = at == P::after_probe ? P::bracket : P::illinois;
+        break;
+      }
+      case P::illinois: {
+        const T a = pr[P::a], fa = pr[P::fa], b = pr[P::b], fb = pr[P::fb];
+        if (pr.get(P::k) < 200 && b - a > T(4) * eps * b) {
+          T x = b - fb * (b - a) / (fb - fa);
+          if (!(x > a && x < b)) x = T(0.5) * (a + b);
+          pr[P::x] = x;
+          runge_kutta(x, true, P::after_illinois);
+        } else {
+          pr[P::tau] = b;
+          runge_kutta(b, false, P::after_final);
+        }
+        break;
+      }
+      case P::after_final: {
+        st = Status(pr.get(P::status));
+        // fa > 0 still, unless the Illinois halvings took it to zero: then the Zeno guard.
+        at = st != Status::ok ? P::finished : (pr[P::fa] > T(0) ? P::commit : P::zeno);
+        break;
+      }
+      case P::commit: {
+        const T tau = pr[P::tau], dt = pr[P::dt];
+        dense::copy(f.q1.as_const(), s.q);
+        dense::copy(f.v1.as_const(), s.v);
+        pr.set(P::events, pr.get(P::events) + (tau < dt ? 1 : 0));
+        *s.t = (pr.get(P::last) != 0 && tau == dt) ? pr[P::t_end] : *s.t + tau;
+        at = P::turn_start;
+        break;
+      }
+      case P::zeno: {
+        // No open point down to dt 2^-60: a rebound below the time resolution. Zeno guard:
+        // cancel the normal velocity of the free rows that start closed; they rest next turn.
+        st = sys.evaluate(q0, v0, f.ev, arena);
+        for (int i = 0; i < m_u; ++i) f.slow[i] = !f.held[i] && f.ev.phi[m_b + i] <= T(0);
+        if (st != Status::ok) {
+          at = P::finished;
+          break;
+        }
+        pr.set(P::rebounds, 1);
+        request(EventDrivenService::projection, P::resumed);
+        break;
+      }
+      case P::resumed: {  // after an impact or the Zeno guard's projection
+        st = Status(pr.get(P::status));
+        at = st == Status::ok ? P::turn_start : P::finished;
+        break;
+      }
+      default:
+        st = Status::bad_shape;  // not a state: a damaged frame
+        at = P::finished;
+    }
+  }
+  const bool requested = at != P::finished;
+  if (!requested) {
+    pr.set(P::at, P::finished);
+    *s.status = st;
+  }
+  arena.release(mark);
+  return requested;
+}
+
+// Service `S` for a scenario that requested it (nothing otherwise): its status into the
+// progress for the control that takes the answer.
+template <EventDrivenService S, class T, class System, class Controls>
+OBLIQ_HD void event_driven_service(const System& sys, const StepParams<T>& p, const Controls& c, const StateView<T>& s,
+                                   Arena<T>& arena) {
+  using P = EventDrivenProgress<T>;
+  const std::size_t mark = arena.mark();
+  const bool with_friction = frictional(c, sys.m_u());
+  const EventDrivenFrame<T> f = take_event_driven_frame(sys, with_friction, arena);
+  if (arena.overflow || EventDrivenService(f.progress.get(P::service)) != S) {
+    arena.release(mark);
+    return;
+  }
+  const P& pr = f.progress;
+  Status st = Status::ok;
+  if constexpr (S == EventDrivenService::acceleration) {
+    // At the state for stage 0 (and the rest guard), else at the stage's point (qs, vs); the
+    // held set and the frozen sliding directions, or none held for the rest guard.
+    const bool none_held = pr.get(P::none_held) != 0;
+    const bool at_state = none_held || pr.get(P::stage) == 0;
+    VecView<std::uint8_t> held = f.held;
+    if (none_held) {
+      held = take_flags(sys.m_u(), arena);
+      for (int i = 0; !arena.overflow && i < sys.m_u(); ++i) held[i] = 0;
+    }
+    st = arena.overflow ? Status::bad_shape
+                        : held_acceleration(sys, p, c, at_state ? s.q.as_const() : f.qs.as_const(),
+                                            at_state ? s.v.as_const() : f.vs.as_const(), held.as_const(), f.a, arena,
+                                            none_held ? MatView<const T>{} : f.slide0.as_const());
+  } else if constexpr (S == EventDrivenService::impact) {
+    st = resolve_impacts(sys, p, c, f.ev, f.e.as_const(), int(pr.get(P::hits)), s, arena);
+    if (st == Status::ok) pr.set(P::impacts, pr.get(P::impacts) + pr.get(P::hits));
+  } else {
+    st = pr.get(P::rebounds) != 0 ? cancel_rebounds(sys, p, f.ev, f.slow.as_const(), s, arena)
+                                  : settle_slow_rows(sys, p, c, f.ev, f.held.as_const(), pr[P::v_rest], s, arena);
+  }
+  pr.set(P::status, int(st));
+  pr.set(P::service, int(EventDrivenService::none));
+  arena.release(mark);
+}
+
+// Part P of an advance (the cuda backend's kernels call this): begin, control (true when it
+// requested a service), or a service.
+template <EventDrivenPhase Part, class T, class System, class Controls>
+OBLIQ_HD bool event_driven_phase(const System& sys, const StepParams<T>& p, const Controls& c, T interval,
+                                 const StateView<T>& s, Arena<T>& arena) {
+  if constexpr (Part == EventDrivenPhase::begin) {
+    event_driven_begin(sys, c, interval, s, arena);
+    return false;
+  } else if constexpr (Part == EventDrivenPhase::control) {
+    return event_driven_control(sys, p, c, interval, s, arena);
+  } else {
+    event_driven_service<service_of(Part)>(sys, p, c, s, arena);
+    return false;
+  }
+}
+
+// Advances one scenario by `interval` (events in between are resolved where they happen): begin,
+// then control and the service it requests, until control requests none.
 template <class T, class System, class Controls>
 OBLIQ_HD Status event_driven_advance(const System& sys, const StepParams<T>& p, const Controls& c, T interval,
                                      const StateView<T>& s, Arena<T>& arena) {
-  if (*s.status != Status::ok) return *s.status;
-  const int nq = sys.nq(), nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u();
-  const bool with_friction = frictional(c, m_u);
-  const int d1 = sys.dim() - 1, t = with_friction ? d1 * m_u : 0;
-  const std::size_t mark = arena.mark();
-  SystemEval<T> ev = take_system_eval(sys, arena);
-  if (with_friction) ev.A_t = arena.mat(t, nv), ev.Adot_qdot_t = arena.vec(t);
-  VecView<T> q1 = arena.vec(nq), v1 = arena.vec(nv), qb = arena.vec(nq), vb = arena.vec(nv);
-  VecView<T> base = arena.vec(m_u);
-  const MatView<T> slide0 = with_friction ? arena.mat(m_u, d1) : MatView<T>{};
-  VecView<std::uint8_t> held = take_flags(m_u, arena), slow = take_flags(m_u, arena);
-  if (arena.overflow) return *s.status = Status::bad_shape;
-  const T t_end = *s.t + interval;
-  const T max_step = p.max_step > T(0) ? p.max_step : interval;
-  const T eps = scalar_traits<T>::eps;
-  const long long budget = 64 + 4LL * p.max_impacts + 4LL * (long long)(interval / max_step + T(1));
-  int impacts_here = 0, events_here = 0;  // impacts, and steps ended at an event, in this advance
-  Status st = Status::ok;
-  for (long long turn = 0; st == Status::ok && *s.t < t_end; ++turn) {
-    if (turn > budget) {
-      st = Status::no_convergence;
-      break;
+  using P = EventDrivenProgress<T>;
+  event_driven_begin(sys, c, interval, s, arena);
+  while (event_driven_control(sys, p, c, interval, s, arena)) {
+    const std::size_t mark = arena.mark();
+    const P pr = take_event_driven_frame(sys, frictional(c, sys.m_u()), arena).progress;
+    arena.release(mark);
+    switch (EventDrivenService(pr.get(P::service))) {
+      case EventDrivenService::acceleration:
+        event_driven_service<EventDrivenService::acceleration>(sys, p, c, s, arena);
+        break;
+      case EventDrivenService::impact:
+        event_driven_service<EventDrivenService::impact>(sys, p, c, s, arena);
+        break;
+      default:
+        event_driven_service<EventDrivenService::projection>(sys, p, c, s, arena);
     }
-    st = sys.evaluate(s.q.as_const(), s.v.as_const(), ev, arena);
-    if (st != Status::ok) break;
-    int hits = 0;
-    st = resolve_impacts(sys, p, c, ev, s, impacts_here, hits, arena);
-    if (st != Status::ok || hits > 0) continue;
-    // Rows in contact: resting, and closed or held before (hysteresis: a held row whose gap
-    // drifts above gap_tol stays held while it rests; the LCP lets it go when it should).
-    for (int i = 0; i < m_u; ++i) {
-      const T rate = dense::dot(ev.A.row(m_b + i), s.v.as_const());
-      held[i] = (ev.phi[m_b + i] <= p.gap_tol || s.active[i]) && abs_(rate) <= p.vel_tol;
-      s.active[i] = held[i];
-    }
-    T f0 = no_velocity_condition<T>();
-    for (int i = 0; i < m_u; ++i) {
-      base[i] = min_(ev.phi[m_b + i], T(0));
-      if (!held[i]) f0 = min_(f0, ev.phi[m_b + i] - base[i]);
-    }
-    // Held contacts sliding now: their slip direction (the event function watches it stop).
-    for (int i = 0; with_friction && i < m_u; ++i) {
-      T n2 = T(0);
-      for (int j = 0; j < d1; ++j) {
-        slide0(i, j) = dense::dot(ev.A_t.row(d1 * i + j), s.v.as_const());
-        n2 += slide0(i, j) * slide0(i, j);
-      }
-      const T n = std::sqrt(n2);
-      const bool sliding = held[i] && !(c.mu[i] == T(0)) && n > p.vel_tol;
-      for (int j = 0; j < d1; ++j) slide0(i, j) = sliding ? slide0(i, j) / n : T(0);
-      if (sliding) f0 = min_(f0, n);
-    }
-    const MatView<const T> sv = slide0.as_const();
-    if (events_here >= p.max_impacts) {
-      // Rest guard: grazing rows and slow slips come to rest (settle_slow_contacts).
-      int settled = 0;
-      st = settle_slow_contacts(sys, p, c, ev, held.as_const(), interval, s, settled, arena);
-      if (st != Status::ok) break;
-      if (settled > 0) continue;
-    }
-    const T remaining = t_end - *s.t;
-    const bool last = remaining <= max_step;
-    const T dt = last ? remaining : max_step;
-    const VecView<const T> q0 = s.q.as_const(), v0 = s.v.as_const();
-    const VecView<const std::uint8_t> hv = held.as_const();
-    const VecView<const T> bv = base.as_const();
-    st = rk4_step(sys, p, c, q0, v0, hv, dt, q1, v1, arena, sv);
-    if (with_friction && (st == Status::no_convergence || st == Status::infeasible || st == Status::ambiguous)) {
-      // No certified acceleration with the frozen sliding directions: a slip below v_rest has a
-      // direction of rounding noise; bring it to rest and try again (settle_slow_contacts).
-      int settled = 0;
-      const Status rest = settle_slow_contacts(sys, p, c, ev, hv, interval, s, settled, arena);
-      if (rest == Status::ok && settled > 0) {
-        st = Status::ok;
-        continue;
-      }
-    }
-    T f1 = T(0);
-    if (st == Status::ok) st = free_gap(sys, q1.as_const(), v1.as_const(), hv, bv, ev, f1, arena, sv);
-    if (st != Status::ok) break;
-    T tau = dt;
-    // f(tau): the event function at the Runge-Kutta step of length tau from (q0, v0).
-    auto event_function = [&](T tau_probe, T& f) {
-      const Status r = rk4_step(sys, p, c, q0, v0, hv, tau_probe, qb, vb, arena, sv);
-      return r == Status::ok ? free_gap(sys, qb.as_const(), vb.as_const(), hv, bv, ev, f, arena, sv) : r;
-    };
-    if (!(f1 > T(0))) {
-      // Bracket [a, b]: f(a) > 0 >= f(b). A row that has just separated (f0 <= 0) needs a
-      // positive point first: halve the step until the gap is open.
-      T a = T(0), fa = f0, b = dt, fb = f1;
-      for (int k = 0; k < 60 && st == Status::ok && !(fa > T(0)); ++k) {
-        const T probe = T(0.5) * b;
-        T fp = T(0);
-        st = event_function(probe, fp);
-        if (fp > T(0)) {
-          a = probe;
-          fa = fp;
-        } else {
-          b = probe;
-          fb = fp;
-        }
-      }
-      if (st != Status::ok) break;
-      if (fa > T(0)) {
-        // Illinois: regula falsi, halving the value kept at an end that stays twice.
-        int side = 0;
-        for (int k = 0; k < 200 && st == Status::ok && b - a > T(4) * eps * b; ++k) {
-          T x = b - fb * (b - a) / (fb - fa);
-          if (!(x > a && x < b)) x = T(0.5) * (a + b);
-          T fx = T(0);
-          st = event_function(x, fx);
-          if (fx > T(0)) {
-            a = x;
-            fa = fx;
-            if (side == 1) fb *= T(0.5);
-            side = 1;
-          } else {
-            b = x;
-            fb = fx;
-            if (side == -1) fa *= T(0.5);
-            side = -1;
-          }
-        }
-        if (st != Status::ok) break;
-        tau = b;
-        st = rk4_step(sys, p, c, q0, v0, hv, tau, q1, v1, arena, sv);
-        if (st != Status::ok) break;
-      }
-      if (!(fa > T(0))) {
-        // No open point down to dt 2^-60: a rebound below the time resolution. Zeno guard:
-        // cancel the normal velocity of the free rows that start closed; they rest next turn.
-        st = sys.evaluate(q0, v0, ev, arena);
-        for (int i = 0; i < m_u; ++i) slow[i] = !held[i] && ev.phi[m_b + i] <= T(0);
-        if (st == Status::ok) st = cancel_rebounds(sys, p, ev, slow.as_const(), s, arena);
-        continue;
-      }
-    }
-    dense::copy(q1.as_const(), s.q);
-    dense::copy(v1.as_const(), s.v);
-    events_here += tau < dt;
-    *s.t = (last && tau == dt) ? t_end : *s.t + tau;
   }
-  arena.release(mark);
-  *s.status = st;
-  return st;
+  return *s.status;
 }
 
 }  // namespace obliq::sim
