@@ -18,8 +18,10 @@
 // sim_phase_body is what one thread of a phase kernel does, and sim_chunk_launches the order of a
 // chunk's launches (every phase over the whole chunk before the next, `steps` times). The phases
 // hand each other the scenario's frames, the first elements of its arena; the chunk's scratch
-// persists across the launches. The event-driven configurations keep
-// one kernel per call (sim_step_body).
+// persists across the launches. The event-driven advance runs the same way as its parts
+// (sim::EventDrivenPhase, include/obliq/sim/event_driven.hpp): per step a begin kernel, then
+// rounds of the control kernel and the three service kernels (acceleration, impact, projection)
+// until no scenario's control requests a service (sim_chunk_launches asks the round's flag).
 //
 // Scratch is contiguous per scenario (arena stride 1): the model layer carves its per-state data
 // (model::data_view) out of one stride-1 block, so an interleaved arena would need a strided
@@ -66,25 +68,23 @@ OBLIQ_HD void with_chunk_scenario(const sim::BatchArrays<T>& b, std::size_t s0, 
     f(sim::linear_system_at(b.raw, s), c, st, arena);
 }
 
-template <class T, SimSystems K, sim::Integrator I, bool Frictional>
-OBLIQ_HD void sim_step_body(const sim::BatchArrays<T>& b, const sim::StepParams<T>& p, T dt, int steps, std::size_t s0,
-                            std::size_t chunk, std::size_t i, T* scratch, std::size_t ws) {
-  if (i >= chunk) return;
-  with_chunk_scenario<T, K, Frictional>(b, s0, chunk, i, scratch, ws,
-                                        [&](const auto& sys, const auto& c, const auto& st, auto& arena) {
-                                          sim::advance_with<I>(sys, p, c, dt, steps, st, arena);
-                                        });
-}
-
-// One thread of the kernel of Moreau-Jean's phase P: that phase of one step of scenario s0 + i
-// (nothing for a scenario whose status is not ok). sim_chunk_launches runs the phases in order.
-template <class T, SimSystems K, bool Frictional, sim::MoreauJeanPhase P>
+// One thread of the kernel of phase P, Moreau-Jean's (sim::MoreauJeanPhase: that phase of one
+// step) or the event-driven advance's (sim::EventDrivenPhase: that part of the advance by dt),
+// for scenario s0 + i; nothing for a scenario whose status is not ok. An event-driven control
+// that requests a service sets *requested to 1 (every such thread writes the same value).
+// sim_chunk_launches runs the phases in order.
+template <class T, SimSystems K, bool Frictional, auto P>
 OBLIQ_HD void sim_phase_body(const sim::BatchArrays<T>& b, const sim::StepParams<T>& p, T dt, std::size_t s0,
-                             std::size_t chunk, std::size_t i, T* scratch, std::size_t ws) {
+                             std::size_t chunk, std::size_t i, T* scratch, std::size_t ws,
+                             unsigned* requested = nullptr) {
   if (i >= chunk) return;
   with_chunk_scenario<T, K, Frictional>(b, s0, chunk, i, scratch, ws,
                                         [&](const auto& sys, const auto& c, const auto& st, auto& arena) {
-                                          sim::moreau_jean_phase<P>(sys, p, c, dt, st, arena);
+                                          if constexpr (std::is_same_v<decltype(P), sim::MoreauJeanPhase>) {
+                                            sim::moreau_jean_phase<P>(sys, p, c, dt, st, arena);
+                                          } else {
+                                            if (sim::event_driven_phase<P>(sys, p, c, dt, st, arena)) *requested = 1;
+                                          }
                                         });
 }
 
@@ -101,12 +101,22 @@ template <bool Frictional> constexpr auto moreau_jean_launch_order() {
     return std::array<P, 3>{P::evaluate, P::contact_solve, P::finish};
 }
 
-// The launches of one chunk's call of `steps` steps with integrator I, in order: Moreau-Jean,
-// per step, phase.template operator()<P>() for each phase of moreau_jean_launch_order (each one
-// kernel over the whole chunk); event-driven, whole() once (sim_step_body). The device
-// (cuda/sim_kernels.cuh) and the emulation (tests/cuda_emulation) both run this sequence.
-template <sim::Integrator I, bool Frictional, class Whole, class Phase>
-void sim_chunk_launches(int steps, Whole&& whole, Phase&& phase) {
+// An event-driven round's launches: control, then the three services.
+template <class Phase> void event_driven_round(Phase&& phase) {
+  phase.template operator()<sim::EventDrivenPhase::control>();
+  phase.template operator()<sim::EventDrivenPhase::acceleration>();
+  phase.template operator()<sim::EventDrivenPhase::impact>();
+  phase.template operator()<sim::EventDrivenPhase::projection>();
+}
+
+// The launches of one chunk's call of `steps` steps with integrator I, in order, each
+// phase.template operator()<P>() one kernel over the whole chunk. Moreau-Jean, per step: each
+// phase of moreau_jean_launch_order. Event-driven, per step (an advance by dt): begin, then
+// rounds of control and the services, until requested() (the round's flag, read and cleared)
+// says that no control of the round requested a service. The device (cuda/sim_kernels.cuh) and
+// the emulation (tests/cuda_emulation) both run this sequence.
+template <sim::Integrator I, bool Frictional, class Phase, class Requested>
+void sim_chunk_launches(int steps, Phase&& phase, Requested&& requested) {
   if constexpr (I == sim::Integrator::moreau_jean) {
     static constexpr auto order = moreau_jean_launch_order<Frictional>();
     for (int k = 0; k < steps; ++k)
@@ -114,7 +124,25 @@ void sim_chunk_launches(int steps, Whole&& whole, Phase&& phase) {
         (phase.template operator()<order[J]>(), ...);
       }(std::make_index_sequence<order.size()>{});
   } else {
-    whole();
+    for (int k = 0; k < steps; ++k) {
+      phase.template operator()<sim::EventDrivenPhase::begin>();
+      bool more = true;
+      while (more) {
+        event_driven_round(phase);
+        more = requested();
+      }
+    }
+  }
+}
+
+// Every phase kernel that configuration (I, Frictional) launches, once each, in launch order
+// (f.template operator()<P>()).
+template <sim::Integrator I, bool Frictional, class F> void for_each_phase(F&& f) {
+  if constexpr (I == sim::Integrator::moreau_jean) {
+    sim_chunk_launches<I, Frictional>(1, f, [] { return false; });
+  } else {
+    f.template operator()<sim::EventDrivenPhase::begin>();
+    event_driven_round(f);
   }
 }
 

@@ -6,8 +6,8 @@
 // phase of the step (sim_phase_kernel: evaluate, contact solve, finish, and with friction the
 // contact solve's five stages in place of its one kernel; the phases of the cpu step,
 // sim::moreau_jean_phase), launched per step in sim_chunk_launches' order over the chunk's
-// persisting scratch; event-driven one kernel per call, a wrapper around sim_step_body (the same
-// advance_with() as the cpu Simulator). The call sequence
+// persisting scratch; event-driven one kernel per part of the advance (begin, control and its
+// three services: sim::event_driven_phase, the parts of the cpu advance). The call sequence
 // (copies, chunks, copy back) is cuda/sim_glue.hpp's, run here with device memory
 // (cuda/device_memory.hpp). The PD-tracked step (Simulator::step_pd) is cuda/sim_pd.hpp's
 // sequence: an actuator kernel, then one step's kernels, frame_skip times. All of it is
@@ -15,7 +15,9 @@
 // simulator_phases_test.cpp, simulator_pd_test.cpp).
 #pragma once
 
+#include <memory>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include "common.cuh"
@@ -27,13 +29,6 @@
 
 namespace obliq::cuda::detail {
 
-template <class T, SimSystems K, sim::Integrator I, bool Frictional>
-__global__ void sim_step_kernel(sim::BatchArrays<T> b, sim::StepParams<T> p, T dt, int steps, std::size_t s0,
-                                std::size_t chunk, T* scratch, std::size_t ws) {
-  sim_step_body<T, K, I, Frictional>(b, p, dt, steps, s0, chunk, std::size_t(blockIdx.x) * blockDim.x + threadIdx.x,
-                                     scratch, ws);
-}
-
 template <class T>
 __global__ void pd_actuate_kernel(sim::BatchArrays<T> d, PdDeviceArrays<T> a) {
   pd_actuate_body(d, a, std::size_t(blockIdx.x) * blockDim.x + threadIdx.x);
@@ -44,12 +39,28 @@ __global__ void pd_effort_kernel(std::size_t count, PdDeviceArrays<T> a, int fra
   pd_effort_body(count, a, frame_skip, std::size_t(blockIdx.x) * blockDim.x + threadIdx.x);
 }
 
-// Moreau-Jean's phase P over a chunk (one launch per phase and step: sim_chunk_launches).
+// Phase P over a chunk: Moreau-Jean's (one launch per phase and step) or the event-driven
+// advance's (sim_chunk_launches). Two kernels with typed phases (nvcc's host stubs cannot name
+// an `auto` phase taken from a std::array); sim_phase_kernel_of picks one.
 template <class T, SimSystems K, bool Frictional, sim::MoreauJeanPhase P>
 __global__ void sim_phase_kernel(sim::BatchArrays<T> b, sim::StepParams<T> p, T dt, std::size_t s0, std::size_t chunk,
-                                 T* scratch, std::size_t ws) {
+                                 T* scratch, std::size_t ws, unsigned* requested) {
   sim_phase_body<T, K, Frictional, P>(b, p, dt, s0, chunk, std::size_t(blockIdx.x) * blockDim.x + threadIdx.x, scratch,
-                                      ws);
+                                      ws, requested);
+}
+
+template <class T, SimSystems K, bool Frictional, sim::EventDrivenPhase P>
+__global__ void sim_event_kernel(sim::BatchArrays<T> b, sim::StepParams<T> p, T dt, std::size_t s0, std::size_t chunk,
+                                 T* scratch, std::size_t ws, unsigned* requested) {
+  sim_phase_body<T, K, Frictional, P>(b, p, dt, s0, chunk, std::size_t(blockIdx.x) * blockDim.x + threadIdx.x, scratch,
+                                      ws, requested);
+}
+
+template <class T, SimSystems K, bool Frictional, auto P> constexpr auto sim_phase_kernel_of() {
+  if constexpr (std::is_same_v<decltype(P), sim::MoreauJeanPhase>)
+    return sim_phase_kernel<T, K, Frictional, sim::MoreauJeanPhase(P)>;
+  else
+    return sim_event_kernel<T, K, Frictional, sim::EventDrivenPhase(P)>;
 }
 
 // The actuator kernel over every scenario of the copy d (pd_rounds' actuate).
@@ -68,39 +79,41 @@ template <class Kernel> int sim_block_size(Kernel kernel) {
 
 // The kernels of configuration (K, I, Frictional) as run_simulation's launch: `steps` steps of
 // the chunk's scenarios, in sim_chunk_launches' order (Moreau-Jean: its phase kernels per step,
-// moreau_jean_launch_order; event-driven: the step kernel once). Throws std::logic_error when the
-// batch's configuration `k` is not that one.
+// moreau_jean_launch_order; event-driven: begin, then rounds of control and the services until
+// the round's flag, one word of device memory read back after each round, says no control
+// requested a service). Throws std::logic_error when the batch's configuration `k` is not that one.
 template <class T, SimSystems K, sim::Integrator I, bool Frictional> struct StepLaunch {
   sim::StepParams<T> p;
   T dt;
   int steps;
-  int step_block = 0;
-  int phase_block[8] = {};  // threads per block of each phase kernel launched (by MoreauJeanPhase)
+  int phase_block[8] = {};  // threads per block of each phase kernel launched (by the phase's value)
+  std::unique_ptr<unsigned, void (*)(unsigned*)> requested{nullptr, [](unsigned* f) { cudaFree(f); }};
   StepLaunch(const SimConfiguration& k, const sim::StepParams<T>& p, T dt, int steps) : p(p), dt(dt), steps(steps) {
     if (!(k == SimConfiguration{K, I, Frictional}))
       throw std::logic_error("backend cuda: the Simulator's kernel is not the batch's configuration");
-    if constexpr (I == sim::Integrator::moreau_jean) {
-      sim_chunk_launches<I, Frictional>(
-          1, [] {},
-          [&]<sim::MoreauJeanPhase P>() { phase_block[int(P)] = sim_block_size(sim_phase_kernel<T, K, Frictional, P>); });
-    } else {
-      step_block = sim_block_size(sim_step_kernel<T, K, I, Frictional>);
+    for_each_phase<I, Frictional>(
+        [&]<auto P>() { phase_block[int(P)] = sim_block_size(sim_phase_kernel_of<T, K, Frictional, P>()); });
+    if constexpr (I == sim::Integrator::event_driven) {
+      unsigned* flag = nullptr;
+      OBLIQ_CUDA_CHECK(cudaMalloc(&flag, sizeof(unsigned)));
+      requested.reset(flag);
+      OBLIQ_CUDA_CHECK(cudaMemset(flag, 0, sizeof(unsigned)));
     }
   }
   void operator()(const sim::BatchArrays<T>& d, std::size_t s0, std::size_t n, T* scratch, std::size_t ws) const {
     sim_chunk_launches<I, Frictional>(
         steps,
-        [&] {
-          if constexpr (I != sim::Integrator::moreau_jean) {
-            sim_step_kernel<T, K, I, Frictional><<<blocks_for(n, step_block), step_block>>>(d, p, dt, steps, s0, n,
-                                                                                            scratch, ws);
-            OBLIQ_CUDA_CHECK(cudaGetLastError());
-          }
-        },
-        [&]<sim::MoreauJeanPhase P>() {
+        [&]<auto P>() {
           const int block = phase_block[int(P)];
-          sim_phase_kernel<T, K, Frictional, P><<<blocks_for(n, block), block>>>(d, p, dt, s0, n, scratch, ws);
+          sim_phase_kernel_of<T, K, Frictional, P>()<<<blocks_for(n, block), block>>>(d, p, dt, s0, n, scratch, ws,
+                                                                                       requested.get());
           OBLIQ_CUDA_CHECK(cudaGetLastError());
+        },
+        [&] {
+          unsigned flag = 0;
+          OBLIQ_CUDA_CHECK(cudaMemcpy(&flag, requested.get(), sizeof flag, cudaMemcpyDeviceToHost));
+          if (flag != 0) OBLIQ_CUDA_CHECK(cudaMemset(requested.get(), 0, sizeof flag));
+          return flag != 0;
         });
   }
 };

@@ -4,7 +4,7 @@
 // memory and, in place of each kernel launch, a host loop over that kernel's body
 // (cuda/sim_body.hpp's, cuda/sim_pd.hpp's actuators), scenarios in reverse order: the launches
 // of a chunk in sim_chunk_launches' order (Moreau-Jean: per step, each phase over the whole
-// chunk before the next; event-driven: the step body once).
+// chunk before the next; event-driven: per step begin, then rounds of control and services).
 #pragma once
 
 #include <algorithm>
@@ -20,24 +20,29 @@
 
 namespace obliq::emulation {
 
-// Called after each phase launch of a Moreau-Jean chunk: (the copy d, s0, n, scratch, ws, phase).
+// Called after each phase launch of a chunk: (the copy d, s0, n, scratch, ws, phase: a
+// sim::MoreauJeanPhase's or sim::EventDrivenPhase's value, `event_driven` says which).
 template <class T>
 using AfterPhase = std::function<void(const sim::BatchArrays<T>& d, std::size_t s0, std::size_t n, T* scratch,
-                                      std::size_t ws, sim::MoreauJeanPhase phase)>;
+                                      std::size_t ws, int phase, bool event_driven)>;
 
-// What StepLaunch (cuda/sim_kernels.cuh) launches for one chunk, `steps` steps, as host loops.
+// What StepLaunch (cuda/sim_kernels.cuh) launches for one chunk, `steps` steps, as host loops;
+// the round's flag of the event-driven rounds is a host word.
 template <class T, cuda::detail::SimSystems K, sim::Integrator I, bool Frictional>
 void emulated_chunk(const sim::BatchArrays<T>& d, const sim::StepParams<T>& p, T dt, int steps, std::size_t s0,
                     std::size_t n, T* scratch, std::size_t ws, const AfterPhase<T>& after_phase = {}) {
   namespace cu = obliq::cuda::detail;
+  unsigned requested = 0;
   cu::sim_chunk_launches<I, Frictional>(
       steps,
-      [&] {
-        for (std::size_t i = n; i-- > 0;) cu::sim_step_body<T, K, I, Frictional>(d, p, dt, steps, s0, n, i, scratch, ws);
+      [&]<auto P>() {
+        for (std::size_t i = n; i-- > 0;) cu::sim_phase_body<T, K, Frictional, P>(d, p, dt, s0, n, i, scratch, ws, &requested);
+        if (after_phase) after_phase(d, s0, n, scratch, ws, int(P), I == sim::Integrator::event_driven);
       },
-      [&]<sim::MoreauJeanPhase P>() {
-        for (std::size_t i = n; i-- > 0;) cu::sim_phase_body<T, K, Frictional, P>(d, p, dt, s0, n, i, scratch, ws);
-        if (after_phase) after_phase(d, s0, n, scratch, ws, P);
+      [&] {
+        const bool any = requested != 0;
+        requested = 0;
+        return any;
       });
 }
 

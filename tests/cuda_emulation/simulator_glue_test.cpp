@@ -209,10 +209,14 @@ TEST(SimulatorGlue, SharedTorquesAreGathered) {
                      [&](const obliq::sim::BatchArrays<double>& d, std::size_t s0, std::size_t n, double* scratch,
                          std::size_t w) {
                        cu::sim_chunk_launches<Integrator::moreau_jean, true>(
-                           20, [] { ADD_FAILURE() << "Moreau-Jean runs its phase kernels"; },
+                           20,
                            [&]<obliq::sim::MoreauJeanPhase P>() {
                              for (std::size_t i = 0; i < n; ++i)
                                cu::sim_phase_body<double, cu::SimSystems::model, true, P>(d, p, 2e-3, s0, n, i, scratch, w);
+                           },
+                           [] {
+                             ADD_FAILURE() << "Moreau-Jean asks for no round's flag";
+                             return false;
                            });
                      });
   EXPECT_GT(expect_same_state(cpu, emu, "biped5 shared torques"), 0);

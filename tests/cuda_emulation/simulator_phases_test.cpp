@@ -1,5 +1,5 @@
-// tests/cuda_emulation/simulator_phases_test.cpp: Moreau-Jean's step as the cuda backend runs it,
-// one kernel per phase (evaluate, contact solve, finish; with friction the contact solve as its
+// tests/cuda_emulation/simulator_phases_test.cpp: Moreau-Jean's step and the event-driven
+// advance as the cuda backend runs them. Moreau-Jean: one kernel per phase (evaluate, contact solve, finish; with friction the contact solve as its
 // five stages, setup, frictionless, Newton, other solvers, finish: cuda/sim_body.hpp's
 // sim_phase_body in sim_chunk_launches' order), emulated on the host: each phase over the whole
 // chunk before the next, chunks smaller than the batch. The phases may hand each other only the
@@ -10,6 +10,10 @@
 // without friction), double and float, with scenarios that fail in the evaluate phase (a NaN
 // configuration or velocity) and in the contact solve (e > 1, mu < 0) beside good ones. The
 // harness checks itself: the same poison reaching one element into the frame is seen.
+// Event-driven: per advance a begin kernel, then rounds of the control kernel and the three
+// service kernels (acceleration, impact, projection; include/obliq/sim/event_driven.hpp) until no
+// control requests a service, with the same poison beyond the advance's frame after every
+// launch, against the cpu Simulator bit for bit, in every event-driven configuration.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -30,19 +34,22 @@ using obliq::SimOptions;
 using obliq::Simulator;
 using obliq::Status;
 using obliq::sim::Integrator;
+using obliq::sim::EventDrivenPhase;
 using obliq::sim::MoreauJeanPhase;
 namespace cu = obliq::cuda::detail;
 namespace sim = obliq::sim;
 
 // The elements of scenario s's arena that phase `after` hands the later ones, as its phases carve
 // them (with the tangent rows when it is frictional); the step's frame alone when `frame_only`.
+// Event-driven (`after` an EventDrivenPhase's value): the advance's frame.
 template <class T>
-std::size_t frame_of(const sim::BatchArrays<T>& d, std::size_t s, MoreauJeanPhase after, bool frame_only) {
+std::size_t frame_of(const sim::BatchArrays<T>& d, std::size_t s, int after, bool event_driven, bool frame_only) {
   const sim::ControlView<T> c = sim::controls_at(d.controls, s);
   auto size = [&](const auto& sys) {
     const int dim = sim::frictional(c, sys.m_u()) ? sys.dim() : 0;
+    if (event_driven) return sim::event_driven_frame_size<T>(sys.nq(), sys.nv(), sys.m_b(), sys.m_u(), dim);
     return frame_only ? sim::moreau_jean_frame_size<T>(sys.nv(), sys.m_b(), sys.m_u(), dim)
-                      : sim::moreau_jean_handoff_size<T>(sys.nv(), sys.m_b(), sys.m_u(), dim, after);
+                      : sim::moreau_jean_handoff_size<T>(sys.nv(), sys.m_b(), sys.m_u(), dim, MoreauJeanPhase(after));
   };
   return d.is_model ? size(sim::model_system_at(d.model, d.gravity, s)) : size(sim::linear_system_at(d.raw, s));
 }
@@ -54,15 +61,15 @@ template <class T> struct Poison {
   std::size_t reach = 0;
   bool every = true;
   bool frame_only = false;
-  MoreauJeanPhase when = MoreauJeanPhase::evaluate;
+  int when = int(MoreauJeanPhase::evaluate);  // a MoreauJeanPhase's or EventDrivenPhase's value
   int calls = 0;       // phase launches seen
   std::size_t filled = 0;  // elements poisoned
-  void operator()(const sim::BatchArrays<T>& d, std::size_t s0, std::size_t n, T* scratch, std::size_t ws,
-                  MoreauJeanPhase phase) {
+  void operator()(const sim::BatchArrays<T>& d, std::size_t s0, std::size_t n, T* scratch, std::size_t ws, int phase,
+                  bool event_driven) {
     ++calls;
     if (!every && phase != when) return;
     for (std::size_t i = 0; i < n; ++i) {
-      const std::size_t frame = frame_of(d, s0 + i, phase, frame_only);
+      const std::size_t frame = frame_of(d, s0 + i, phase, event_driven, frame_only);
       EXPECT_LE(frame, ws);
       for (std::size_t k = frame - reach; k < ws; ++k, ++filled)
         scratch[i * ws + k] = std::numeric_limits<T>::quiet_NaN();  // arena stride 1: scenario i's slice
@@ -95,8 +102,8 @@ int phased_step(Simulator<T>& emu, T dt, int steps, std::size_t per_chunk, Poiso
   cu::SimConfiguration ran{};
   const int chunks = obliq::emulation::emulated_simulate<T>(
       h, p, dt, steps, per_chunk * ws * sizeof(T), &ran,
-      [&](const sim::BatchArrays<T>& d, std::size_t s0, std::size_t n, T* scratch, std::size_t w, MoreauJeanPhase ph) {
-        poison(d, s0, n, scratch, w, ph);
+      [&](const sim::BatchArrays<T>& d, std::size_t s0, std::size_t n, T* scratch, std::size_t w, int ph, bool ed) {
+        poison(d, s0, n, scratch, w, ph, ed);
       });
   EXPECT_TRUE(ran == expected);
   return chunks;
@@ -193,7 +200,7 @@ template <class T> void poison_in_the_frame_is_seen() {
     Poison<T> poison;
     poison.reach = 1;
     poison.every = false;
-    poison.when = sc.configuration.frictional ? MoreauJeanPhase::contact_finish : MoreauJeanPhase::contact_solve;
+    poison.when = int(sc.configuration.frictional ? MoreauJeanPhase::contact_finish : MoreauJeanPhase::contact_solve);
     cpu.step(T(2e-3), 10);
     phased_step(emu, T(2e-3), 10, 3, poison, sc.configuration);
     EXPECT_FALSE(same_state(cpu, emu)) << sc.name;
@@ -215,7 +222,7 @@ template <class T> void stages_need_their_frames() {
     Poison<T> poison;
     poison.every = false;
     poison.frame_only = true;
-    poison.when = MoreauJeanPhase::contact_newton;
+    poison.when = int(MoreauJeanPhase::contact_newton);
     cpu.step(T(2e-3), 60);
     phased_step(emu, T(2e-3), 60, 3, poison, sc.configuration);
     ASSERT_GT(cpu.impacts[0], 0) << sc.name << ": scenario 0 never touched, the stages never ran";
@@ -251,10 +258,13 @@ TEST(SimulatorPhases, StepIsThePhasesInSequence) {
     sim::moreau_jean_phase<MoreauJeanPhase::evaluate>(sys, p, cb, 2e-3, sim::state_at(hb.state, 0), arena_b);
     sim::moreau_jean_phase<MoreauJeanPhase::contact_solve>(sys, p, cb, 2e-3, sim::state_at(hb.state, 0), arena_b);
     sim::moreau_jean_phase<MoreauJeanPhase::finish>(sys, p, cb, 2e-3, sim::state_at(hb.state, 0), arena_b);
-    cu::sim_chunk_launches<Integrator::moreau_jean, true>(1, [] {}, [&]<MoreauJeanPhase P>() {
-      sim::moreau_jean_phase<P>(sys, p, cc, 2e-3, sim::state_at(hc.state, 0), arena_c);
-      ++phases;
-    });
+    cu::sim_chunk_launches<Integrator::moreau_jean, true>(
+        1,
+        [&]<MoreauJeanPhase P>() {
+          sim::moreau_jean_phase<P>(sys, p, cc, 2e-3, sim::state_at(hc.state, 0), arena_c);
+          ++phases;
+        },
+        [] { return false; });
     EXPECT_EQ(arena_a.used, 0u);
     EXPECT_EQ(arena_b.used, 0u);
     EXPECT_EQ(arena_c.used, 0u);
@@ -265,5 +275,68 @@ TEST(SimulatorPhases, StepIsThePhasesInSequence) {
   EXPECT_TRUE(same_state(a, b));
   EXPECT_TRUE(same_state(a, c));
 }
+
+// The event-driven configurations: model (quadruped) and raw systems, with and without friction,
+// scenario 1 broken in the evaluation (a NaN quaternion or velocity) and scenario 4 at its first
+// impact (e > 1, or mu < 0 with friction), 7 scenarios in chunks of 3, three calls of 4 advances,
+// poison beyond the advance's frame after every launch: the cpu Simulator's state bit for bit.
+const Scene kEventDrivenScenes[] = {
+    {"quadruped", {cu::SimSystems::model, Integrator::event_driven, false}, Status::bad_quaternion, Status::bad_restitution},
+    {"quadruped", {cu::SimSystems::model, Integrator::event_driven, true}, Status::bad_quaternion, Status::bad_friction},
+    {"raw bar", {cu::SimSystems::raw, Integrator::event_driven, false}, Status::non_finite, Status::bad_restitution},
+    {"raw bar", {cu::SimSystems::raw, Integrator::event_driven, true}, Status::non_finite, Status::bad_friction},
+};
+
+template <class T> void event_driven_parts_match_the_cpu() {
+  for (const Scene& sc : kEventDrivenScenes)
+    for (const bool pyramid : {false, true}) {
+      if (pyramid && !sc.configuration.frictional) continue;
+      const SimOptions o = options(Integrator::event_driven, pyramid, false);
+      Simulator<T> cpu = make<T>(sc, o), emu = make<T>(sc, o);
+      Poison<T> poison;  // the whole arena but the advance's frame, after every launch
+      for (int call = 0; call < 3; ++call) {
+        cpu.step(T(5e-3), 4);
+        EXPECT_EQ(phased_step(emu, T(5e-3), 4, 3, poison, sc.configuration), 3);
+      }
+      const std::string what = sc.name + (sc.configuration.frictional ? (pyramid ? " pyramid" : " cone") : " frictionless");
+      EXPECT_TRUE(same_state(cpu, emu)) << what;
+      // Per chunk and advance: begin and at least one round of four launches.
+      EXPECT_GE(poison.calls, 3 * 3 * 4 * 5) << what;
+      EXPECT_GT(poison.filled, std::size_t(0)) << what;
+      EXPECT_EQ(cpu.status[1], sc.evaluate_failure) << what;
+      EXPECT_EQ(cpu.status[4], sc.solve_failure) << what;
+      std::int64_t hits = 0;
+      int ok = 0;
+      for (std::size_t s : {0, 2, 3, 5, 6}) {
+        ok += cpu.status[s] == Status::ok;
+        hits += cpu.impacts[s];
+      }
+      EXPECT_GE(ok, 4) << what;
+      EXPECT_GT(hits, 0) << what << ": nothing landed, the comparison shows little";
+    }
+}
+
+TEST(SimulatorPhases, EventDrivenPartsMatchTheCpuSimulatorDouble) { event_driven_parts_match_the_cpu<double>(); }
+TEST(SimulatorPhases, EventDrivenPartsMatchTheCpuSimulatorFloat) { event_driven_parts_match_the_cpu<float>(); }
+
+// The harness sees the advance's frame read: poison reaching one element into it (the last of the
+// Runge-Kutta stage's velocity, which the acceleration service reads) after each control launch
+// changes the state.
+template <class T> void event_driven_frame_poison_is_seen() {
+  for (const Scene& sc : kEventDrivenScenes) {
+    const SimOptions o = options(Integrator::event_driven, false, false);
+    Simulator<T> cpu = make<T>(sc, o), emu = make<T>(sc, o);
+    Poison<T> poison;
+    poison.reach = 1;
+    poison.every = false;
+    poison.when = int(EventDrivenPhase::control);
+    cpu.step(T(5e-3), 4);
+    phased_step(emu, T(5e-3), 4, 3, poison, sc.configuration);
+    EXPECT_FALSE(same_state(cpu, emu)) << sc.name;
+  }
+}
+
+TEST(SimulatorPhases, EventDrivenFramePoisonIsSeenDouble) { event_driven_frame_poison_is_seen<double>(); }
+TEST(SimulatorPhases, EventDrivenFramePoisonIsSeenFloat) { event_driven_frame_poison_is_seen<float>(); }
 
 }  // namespace
