@@ -27,10 +27,12 @@ def demangle(names):
 
 
 # Enumerators of the kernels' template arguments, which c++filt prints as casts ("(obliq::sim::
-# Integrator)0"): the Simulator's kernels and Moreau-Jean's phase kernels (cuda/sim_body.hpp).
+# Integrator)0"): the Simulator's kernels, Moreau-Jean's phase kernels and the event-driven
+# advance's (cuda/sim_body.hpp).
 ENUMERATORS = {"SimSystems": ["model", "raw"], "Integrator": ["moreau_jean", "event_driven"],
                "MoreauJeanPhase": ["evaluate", "contact_solve", "finish", "contact_setup", "contact_frictionless",
-                                   "contact_newton", "contact_other_solvers", "contact_finish"]}
+                                   "contact_newton", "contact_other_solvers", "contact_finish"],
+               "EventDrivenPhase": ["begin", "control", "acceleration", "impact", "projection"]}
 
 
 def strip_parameters(name):

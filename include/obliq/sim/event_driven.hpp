@@ -168,7 +168,9 @@ OBLIQ_HD Status plastic_projection(const SystemEval<T>& ev, int m_b, int m_u, Ve
   rule.vel_tol = no_velocity_condition<T>();
   const ScenarioView<T> in = impact_problem(ev, m_b, m_u, s.v.as_const(), gap, none, plastic, rule);
   std::uint8_t consistent = 0;
-  const Status st = impact(in, ImpactView<T>{v_plus, impulse, lambda, active, slots, slots + 1, &consistent}, arena);
+  // Inlined (detail::impact_inline): the projection kernel solves nothing else (docs/cuda.md).
+  const Status st =
+      detail::impact_inline(in, ImpactView<T>{v_plus, impulse, lambda, active, slots, slots + 1, &consistent}, arena);
   if (st == Status::ok) dense::copy(v_plus.as_const(), s.v);
   arena.release(mark);
   return st;
@@ -310,7 +312,9 @@ OBLIQ_HD Status resolve_impacts(const System& sys, const StepParams<T>& p, const
   std::uint8_t consistent = 0;
   const ImpactView<T> out{v_plus, impulse, lambda, s.active, slots, slots + 1, &consistent};
   Status st;
-  if (frictional(c, m_u) && ev.A_t.rows > 0) {  // A_t is there only with friction
+  if constexpr (frictionless_controls<Controls>) {
+    st = detail::impact_inline(in, out, arena);  // the impact kernel solves nothing else (docs/cuda.md)
+  } else if (frictional(c, m_u) && ev.A_t.rows > 0) {  // A_t is there only with friction
     const VecView<T> lambda_t = arena.vec(ev.A_t.rows);
     st = arena.overflow ? Status::bad_shape
                         : friction::impact(in, friction_view(sys.dim(), ev, c, p), out,

@@ -85,6 +85,9 @@ template <class T> OBLIQ_HD bool frictional(const ControlView<T>& c, int m_u) {
 // functions of their own (the event-driven advance, which takes the controls by reference).
 template <class T> struct FrictionlessControlView : ControlView<T> {};
 template <class T> OBLIQ_HD constexpr bool frictional(const FrictionlessControlView<T>&, int) { return false; }
+// Whether controls of type C are known at compile time to be without friction.
+template <class C> inline constexpr bool frictionless_controls = false;
+template <class T> inline constexpr bool frictionless_controls<FrictionlessControlView<T>> = true;
 
 // A large finite velocity tolerance: with it every row the caller selected is a candidate of
 // the core's impact/dynamics whatever its velocity (the steppers choose the rows themselves).
