@@ -20,8 +20,9 @@
 // hand each other the scenario's frames, the first elements of its arena; the chunk's scratch
 // persists across the launches. The event-driven advance runs the same way as its parts
 // (sim::EventDrivenPhase, include/obliq/sim/event_driven.hpp): per step a begin kernel, then
-// rounds of the control kernel and the three service kernels (acceleration, impact, projection)
-// until no scenario's control requests a service (sim_chunk_launches asks the round's flag).
+// rounds of the control kernel and the three service kernels (acceleration, impact, projection;
+// with friction the acceleration and the impact as five stage kernels each) until no
+// scenario's control requests a service (sim_chunk_launches asks the round's flag).
 //
 // Scratch is contiguous per scenario (arena stride 1): the model layer carves its per-state data
 // (model::data_view) out of one stride-1 block, so an interleaved arena would need a strided
@@ -101,12 +102,27 @@ template <bool Frictional> constexpr auto moreau_jean_launch_order() {
     return std::array<P, 3>{P::evaluate, P::contact_solve, P::finish};
 }
 
-// An event-driven round's launches: control, then the three services.
-template <class Phase> void event_driven_round(Phase&& phase) {
-  phase.template operator()<sim::EventDrivenPhase::control>();
-  phase.template operator()<sim::EventDrivenPhase::acceleration>();
-  phase.template operator()<sim::EventDrivenPhase::impact>();
-  phase.template operator()<sim::EventDrivenPhase::projection>();
+// An event-driven round's launches: control, then the three services; with friction the
+// acceleration and the impact as their solvers' five stages each (sim::EventDrivenPhase).
+template <bool Frictional, class Phase> void event_driven_round(Phase&& phase) {
+  using P = sim::EventDrivenPhase;
+  phase.template operator()<P::control>();
+  if constexpr (Frictional) {
+    phase.template operator()<P::acceleration_setup>();
+    phase.template operator()<P::acceleration_frictionless>();
+    phase.template operator()<P::acceleration_newton>();
+    phase.template operator()<P::acceleration_other_solvers>();
+    phase.template operator()<P::acceleration_finish>();
+    phase.template operator()<P::impact_setup>();
+    phase.template operator()<P::impact_frictionless>();
+    phase.template operator()<P::impact_newton>();
+    phase.template operator()<P::impact_other_solvers>();
+    phase.template operator()<P::impact_finish>();
+  } else {
+    phase.template operator()<P::acceleration>();
+    phase.template operator()<P::impact>();
+  }
+  phase.template operator()<P::projection>();
 }
 
 // The launches of one chunk's call of `steps` steps with integrator I, in order, each
@@ -128,7 +144,7 @@ void sim_chunk_launches(int steps, Phase&& phase, Requested&& requested) {
       phase.template operator()<sim::EventDrivenPhase::begin>();
       bool more = true;
       while (more) {
-        event_driven_round(phase);
+        event_driven_round<Frictional>(phase);
         more = requested();
       }
     }
@@ -142,7 +158,7 @@ template <sim::Integrator I, bool Frictional, class F> void for_each_phase(F&& f
     sim_chunk_launches<I, Frictional>(1, f, [] { return false; });
   } else {
     f.template operator()<sim::EventDrivenPhase::begin>();
-    event_driven_round(f);
+    event_driven_round<Frictional>(f);
   }
 }
 

@@ -47,7 +47,10 @@ std::size_t frame_of(const sim::BatchArrays<T>& d, std::size_t s, int after, boo
   const sim::ControlView<T> c = sim::controls_at(d.controls, s);
   auto size = [&](const auto& sys) {
     const int dim = sim::frictional(c, sys.m_u()) ? sys.dim() : 0;
-    if (event_driven) return sim::event_driven_frame_size<T>(sys.nq(), sys.nv(), sys.m_b(), sys.m_u(), dim);
+    if (event_driven)
+      return frame_only ? sim::event_driven_frame_size<T>(sys.nq(), sys.nv(), sys.m_b(), sys.m_u(), dim)
+                        : sim::event_driven_handoff_size<T>(sys.nq(), sys.nv(), sys.m_b(), sys.m_u(), dim,
+                                                            EventDrivenPhase(after));
     return frame_only ? sim::moreau_jean_frame_size<T>(sys.nv(), sys.m_b(), sys.m_u(), dim)
                       : sim::moreau_jean_handoff_size<T>(sys.nv(), sys.m_b(), sys.m_u(), dim, MoreauJeanPhase(after));
   };
@@ -338,5 +341,29 @@ template <class T> void event_driven_frame_poison_is_seen() {
 
 TEST(SimulatorPhases, EventDrivenFramePoisonIsSeenDouble) { event_driven_frame_poison_is_seen<double>(); }
 TEST(SimulatorPhases, EventDrivenFramePoisonIsSeenFloat) { event_driven_frame_poison_is_seen<float>(); }
+
+// With friction the acceleration's and the impact's stages hand each other more than the
+// advance's frame: poisoning everything after it once their setup stage has run changes the
+// frictional configurations' state.
+template <class T> void event_driven_stages_need_their_frames() {
+  for (const Scene& sc : kEventDrivenScenes) {
+    if (!sc.configuration.frictional) continue;
+    for (const EventDrivenPhase when : {EventDrivenPhase::acceleration_setup, EventDrivenPhase::impact_setup}) {
+      const SimOptions o = options(Integrator::event_driven, false, false);
+      Simulator<T> cpu = make<T>(sc, o), emu = make<T>(sc, o);
+      Poison<T> poison;
+      poison.every = false;
+      poison.frame_only = true;
+      poison.when = int(when);
+      cpu.step(T(5e-3), 4);
+      phased_step(emu, T(5e-3), 4, 3, poison, sc.configuration);
+      ASSERT_GT(cpu.impacts[0], 0) << sc.name << ": scenario 0 never touched, no impact ran";
+      EXPECT_FALSE(same_state(cpu, emu)) << sc.name << " after phase " << int(when);
+    }
+  }
+}
+
+TEST(SimulatorPhases, EventDrivenStagesNeedTheirFramesDouble) { event_driven_stages_need_their_frames<double>(); }
+TEST(SimulatorPhases, EventDrivenStagesNeedTheirFramesFloat) { event_driven_stages_need_their_frames<float>(); }
 
 }  // namespace

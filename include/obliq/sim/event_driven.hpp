@@ -295,6 +295,17 @@ OBLIQ_HD int impact_targets(const System& sys, const StepParams<T>& p, const Con
   return hits;
 }
 
+// An impact's answer v+ taken: v and the last impact's velocity and time, the counters (`hits`
+// impacts, and the LCP).
+template <class T>
+OBLIQ_HD void accept_impact(const StepParams<T>& p, VecView<const T> v_plus, int hits, const StateView<T>& s) {
+  *s.impacts += hits;
+  *s.lcp_solves += p.law == Law::complementarity ? 1 : 0;
+  *s.last_impact_time = *s.t;
+  dense::copy(v_plus, s.v);
+  dense::copy(v_plus, s.last_impact_v);
+}
+
 // The impact at the state with restitution `e` (impact_targets): the core's impact(), or with
 // friction its frictional impact; on success v and the last impact's velocity and time take the
 // answer, and the counters count `hits` impacts and the LCP.
@@ -322,13 +333,7 @@ OBLIQ_HD Status resolve_impacts(const System& sys, const StepParams<T>& p, const
   } else {
     st = impact(in, out, arena);
   }
-  if (st == Status::ok) {
-    *s.impacts += hits;
-    *s.lcp_solves += p.law == Law::complementarity ? 1 : 0;
-    *s.last_impact_time = *s.t;
-    dense::copy(v_plus.as_const(), s.v);
-    dense::copy(v_plus.as_const(), s.last_impact_v);
-  }
+  if (st == Status::ok) accept_impact(p, v_plus.as_const(), hits, s);
   arena.release(mark);
   return st;
 }
@@ -356,10 +361,38 @@ enum class EventDrivenService : int { none = 0, acceleration = 1, impact = 2, pr
 
 // The parts as the cuda backend's kernels (cuda/sim_body.hpp): begin once per advance, then
 // rounds of control and the three services until no control requests one.
-enum class EventDrivenPhase : int { begin = 0, control = 1, acceleration = 2, impact = 3, projection = 4 };
+// With friction the acceleration and the impact run as the stages of their frictional solvers
+// (friction::ImpactStage: setup, frictionless, Newton, other solvers, finish; the dynamics' are
+// friction::dynamics_setup .. dynamics_finish), each a kernel: acceleration_setup ..
+// impact_finish in place of acceleration and impact.
+enum class EventDrivenPhase : int {
+  begin = 0,
+  control = 1,
+  acceleration = 2,
+  impact = 3,
+  projection = 4,
+  acceleration_setup = 5,  // .. acceleration_finish = 9: friction::ImpactStage's order
+  acceleration_frictionless = 6,
+  acceleration_newton = 7,
+  acceleration_other_solvers = 8,
+  acceleration_finish = 9,
+  impact_setup = 10,  // .. impact_finish = 14
+  impact_frictionless = 11,
+  impact_newton = 12,
+  impact_other_solvers = 13,
+  impact_finish = 14,
+};
 
-// The service of a service's phase.
-constexpr EventDrivenService service_of(EventDrivenPhase P) { return EventDrivenService(int(P) - 1); }
+// The service of a service's phase, and the solver's stage of a staged one.
+constexpr EventDrivenService service_of(EventDrivenPhase P) {
+  return int(P) >= int(EventDrivenPhase::impact_setup)         ? EventDrivenService::impact
+         : int(P) >= int(EventDrivenPhase::acceleration_setup) ? EventDrivenService::acceleration
+                                                               : EventDrivenService(int(P) - 1);
+}
+constexpr friction::ImpactStage stage_of(EventDrivenPhase P) {
+  return friction::ImpactStage((int(P) - int(EventDrivenPhase::acceleration_setup)) % 5);
+}
+constexpr bool staged(EventDrivenPhase P) { return int(P) >= int(EventDrivenPhase::acceleration_setup); }
 
 // The advance's progress: integers (the state to resume at, counters; each in one scalar slot,
 // bit for bit: std::int64_t in a double, std::int32_t in a float) and the loop's scalars.
@@ -832,6 +865,184 @@ OBLIQ_HD void event_driven_service(const System& sys, const StepParams<T>& p, co
   arena.release(mark);
 }
 
+// The staged services' frames, after the advance's frame. The acceleration's: held_acceleration's
+// system at the stage's point and outputs, the dynamics' sliding directions; then the
+// dynamics' frame (friction::take_impact_frame). The impact's: its outputs; then the impact's
+// frame.
+template <class T> struct AccelerationFrame {
+  SystemEval<T> ev;  // with A_t and Adot_t
+  VecView<T> lambda, held_gap, lambda_t;
+  VecView<std::uint8_t> rows;
+  MatView<T> slide;
+};
+template <class T> struct ImpactOutFrame {
+  VecView<T> v_plus, impulse, lambda, lambda_t;
+  T* energies = nullptr;
+  VecView<std::uint8_t> consistent;
+};
+
+template <class T, class System> OBLIQ_HD AccelerationFrame<T> take_acceleration_frame(const System& sys, Arena<T>& arena) {
+  const int nv = sys.nv(), m_u = sys.m_u(), d1 = sys.dim() - 1;
+  AccelerationFrame<T> f;
+  f.ev = take_system_eval(sys, arena);
+  f.ev.A_t = arena.mat(d1 * m_u, nv), f.ev.Adot_qdot_t = arena.vec(d1 * m_u);
+  f.lambda = arena.vec(sys.m_b() + m_u), f.held_gap = arena.vec(m_u), f.lambda_t = arena.vec(d1 * m_u);
+  f.rows = take_flags(m_u, arena);
+  f.slide = arena.mat(m_u, d1);
+  return f;
+}
+template <class T, class System> OBLIQ_HD ImpactOutFrame<T> take_impact_out_frame(const System& sys, Arena<T>& arena) {
+  const int nv = sys.nv(), m_u = sys.m_u();
+  ImpactOutFrame<T> f;
+  f.v_plus = arena.vec(nv), f.impulse = arena.vec(nv), f.lambda = arena.vec(sys.m_b() + m_u);
+  f.lambda_t = arena.vec((sys.dim() - 1) * m_u);
+  f.energies = arena.take(2);
+  f.consistent = take_flags(1, arena);
+  return f;
+}
+
+// The elements phase `after` hands the later ones: the advance's frame; between a staged
+// service's stages (after setup .. other_solvers) also the service's frame and the solver's.
+template <class T>
+OBLIQ_HD std::size_t event_driven_handoff_size(int nq, int nv, int m_b, int m_u, int dim, EventDrivenPhase after) {
+  const std::size_t frame = event_driven_frame_size<T>(nq, nv, m_b, m_u, dim);
+  if (!staged(after) || stage_of(after) == friction::ImpactStage::finish || dim == 0) return frame;
+  const std::size_t t = std::size_t(dim - 1) * m_u, m = std::size_t(m_b + m_u);
+  const std::size_t own = service_of(after) == EventDrivenService::acceleration
+                              ? system_eval_size<T>(nv, m_b + m_u) + t * nv + t + m + m_u + t + m_u + t
+                              : 2 * std::size_t(nv) + m + t + 2 + 1;
+  return frame + own + friction::impact_frame_size<T>(nv, m_b, m_u, dim);
+}
+
+// Stage S of the acceleration service with friction (the frictional configurations' kernels):
+// held_acceleration in stages, the system evaluated at the stage's point in setup. A scenario
+// without friction is served whole in the frictionless stage.
+template <friction::ImpactStage S, class T, class System, class Controls>
+OBLIQ_HD void event_driven_acceleration_stage(const System& sys, const StepParams<T>& p, const Controls& c,
+                                              const StateView<T>& s, Arena<T>& arena) {
+  using P = EventDrivenProgress<T>;
+  using friction::ImpactStage;
+  const std::size_t mark = arena.mark();
+  const bool with_friction = frictional(c, sys.m_u());
+  const EventDrivenFrame<T> f = take_event_driven_frame(sys, with_friction, arena);
+  const P& pr = f.progress;
+  if (arena.overflow || EventDrivenService(pr.get(P::service)) != EventDrivenService::acceleration ||
+      (!with_friction && S != ImpactStage::frictionless)) {
+    arena.release(mark);
+    return;
+  }
+  if (!with_friction) {
+    arena.release(mark);
+    event_driven_service<EventDrivenService::acceleration>(sys, p, c, s, arena);
+    return;
+  }
+  const int m_b = sys.m_b(), m_u = sys.m_u();
+  const bool none_held = pr.get(P::none_held) != 0;
+  const bool at_state = none_held || pr.get(P::stage) == 0;
+  const VecView<const T> q = at_state ? s.q.as_const() : f.qs.as_const(), v = at_state ? s.v.as_const() : f.vs.as_const();
+  const AccelerationFrame<T> af = take_acceleration_frame(sys, arena);
+  if (arena.overflow) {
+    arena.release(mark);
+    return;  // the finish stage says bad_shape
+  }
+  Status st = Status::ok;
+  if constexpr (S == ImpactStage::setup) {
+    st = sys.evaluate(q, v, af.ev, arena);
+    // The core's dynamics() on exactly the held rows: gap -1 (closed) on them, +1 elsewhere.
+    for (int i = 0; i < m_u; ++i) af.held_gap[i] = (!none_held && f.held[i]) ? T(-1) : T(1);
+  }
+  StepParams<T> rule = p;
+  rule.law = Law::complementarity;
+  rule.gap_tol = T(0);
+  rule.vel_tol = no_velocity_condition<T>();
+  ScenarioView<T> in = impact_problem(af.ev, m_b, m_u, v, af.held_gap.as_const(), af.ev.h.as_const(), c.e, rule);
+  in.u = c.u;
+  friction::FrictionView<T> fr = friction_view(sys.dim(), af.ev, c, p);
+  if (!none_held) fr.slide = f.slide0.as_const();  // the step's sliding directions, frozen
+  const DynamicsView<T> out{f.a, af.lambda, af.rows};
+  const friction::FrictionOutView<T> fo{af.lambda_t, {}, nullptr};
+  if constexpr (S == ImpactStage::setup) {
+    if (st == Status::ok) {
+      friction::dynamics_setup(in, fr, out, fo, af.slide, arena);
+    } else {
+      const friction::ImpactProgress<T> dp = friction::take_impact_progress(arena);
+      if (!arena.overflow) {
+        dp.slots.set(friction::ImpactProgress<T>::solved, 0);
+        dp.next(ImpactStage::finish, st);
+      }
+    }
+  } else if constexpr (S == ImpactStage::frictionless) {
+    friction::dynamics_frictionless(in, out, arena);
+  } else if constexpr (S == ImpactStage::newton) {
+    friction::impact_newton(in, fr, arena, af.slide.as_const());
+  } else if constexpr (S == ImpactStage::other_solvers) {
+    friction::impact_other_solvers(in, fr, arena, af.slide.as_const());
+  } else {
+    pr.set(P::status, int(friction::dynamics_finish(in, fr, out, fo, arena)));
+    pr.set(P::service, int(EventDrivenService::none));
+  }
+  arena.release(mark);
+}
+
+// Stage S of the impact service with friction: resolve_impacts in stages (the frictional
+// impact's). A scenario without friction is served whole in the frictionless stage.
+template <friction::ImpactStage S, class T, class System, class Controls>
+OBLIQ_HD void event_driven_impact_stage(const System& sys, const StepParams<T>& p, const Controls& c,
+                                        const StateView<T>& s, Arena<T>& arena) {
+  using P = EventDrivenProgress<T>;
+  using friction::ImpactStage;
+  const std::size_t mark = arena.mark();
+  const bool with_friction = frictional(c, sys.m_u());
+  const EventDrivenFrame<T> f = take_event_driven_frame(sys, with_friction, arena);
+  const P& pr = f.progress;
+  if (arena.overflow || EventDrivenService(pr.get(P::service)) != EventDrivenService::impact ||
+      (!with_friction && S != ImpactStage::frictionless)) {
+    arena.release(mark);
+    return;
+  }
+  const int nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u();
+  const int hits = int(pr.get(P::hits));
+  const ImpactOutFrame<T> of = take_impact_out_frame(sys, arena);
+  if (arena.overflow) {
+    arena.release(mark);
+    return;
+  }
+  const T zero = T(0);
+  const VecView<const T> no_impulse{&zero, nv, 0};
+  const ScenarioView<T> in =
+      impact_problem(f.ev, m_b, m_u, s.v.as_const(), f.ev.phi.as_const().segment(m_b, m_u), no_impulse, f.e.as_const(), p);
+  const ImpactView<T> out{of.v_plus, of.impulse, of.lambda, s.active, of.energies, of.energies + 1, of.consistent.data};
+  const auto done = [&](Status st) {
+    if (st == Status::ok) {
+      accept_impact(p, of.v_plus.as_const(), hits, s);
+      pr.set(P::impacts, pr.get(P::impacts) + hits);
+    }
+    pr.set(P::status, int(st));
+    pr.set(P::service, int(EventDrivenService::none));
+  };
+  if (!with_friction) {  // the frictionless stage: the whole impact, inlined (nothing else solved here)
+    done(detail::impact_inline(in, out, arena));
+    arena.release(mark);
+    return;
+  }
+  const friction::FrictionView<T> fr = friction_view(sys.dim(), f.ev, c, p);
+  const friction::FrictionOutView<T> fo{of.lambda_t, {}, nullptr};
+  if constexpr (S == ImpactStage::setup) {
+    friction::impact_setup(in, fr, out, fo, arena);
+  } else if constexpr (S == ImpactStage::frictionless) {
+    const friction::ImpactProgress<T> ip = friction::take_impact_progress(arena);
+    if (!arena.overflow && ip.stage_due() == ImpactStage::frictionless)
+      ip.next(ImpactStage::finish, detail::impact_inline(in, out, arena));
+  } else if constexpr (S == ImpactStage::newton) {
+    friction::impact_newton(in, fr, arena);
+  } else if constexpr (S == ImpactStage::other_solvers) {
+    friction::impact_other_solvers(in, fr, arena);
+  } else {
+    done(friction::impact_finish(in, fr, out, fo, arena));
+  }
+  arena.release(mark);
+}
+
 // Part P of an advance (the cuda backend's kernels call this): begin, control (true when it
 // requested a service), or a service.
 template <EventDrivenPhase Part, class T, class System, class Controls>
@@ -842,6 +1053,12 @@ OBLIQ_HD bool event_driven_phase(const System& sys, const StepParams<T>& p, cons
     return false;
   } else if constexpr (Part == EventDrivenPhase::control) {
     return event_driven_control(sys, p, c, interval, s, arena);
+  } else if constexpr (staged(Part)) {
+    if constexpr (service_of(Part) == EventDrivenService::acceleration)
+      event_driven_acceleration_stage<stage_of(Part)>(sys, p, c, s, arena);
+    else
+      event_driven_impact_stage<stage_of(Part)>(sys, p, c, s, arena);
+    return false;
   } else {
     event_driven_service<service_of(Part)>(sys, p, c, s, arena);
     return false;

@@ -197,16 +197,25 @@ OBLIQ_HD void impact_frictionless(const ScenarioView<T>& in, const ImpactView<T>
   arena.release(mark);
 }
 
-// Stage newton: the cone's Newton runs (cone_newton) on the system's problem; then finish, or
-// other_solvers (the cone's fallbacks) when Newton did not settle.
+// The problem of the frame's system; `slide`: the dynamics' sliding directions (their first
+// rows, one per contact taking part), none for an impact.
 template <class T>
-OBLIQ_HD void impact_newton(const ScenarioView<T>& in, const FrictionView<T>& fr, Arena<T>& arena) {
+OBLIQ_HD Problem<T> frame_problem(const ImpactFrame<T>& f, MatView<const T> slide) {
+  return make_problem(f.s, f.q.as_const(), slide.data != nullptr ? slide.top_rows(f.s.k) : MatView<const T>{});
+}
+
+// Stage newton: the cone's Newton runs (cone_newton) on the system's problem; then finish, or
+// other_solvers (the cone's fallbacks) when Newton did not settle. The dynamics' solve stage too
+// (dynamics.hpp), with its sliding directions.
+template <class T>
+OBLIQ_HD void impact_newton(const ScenarioView<T>& in, const FrictionView<T>& fr, Arena<T>& arena,
+                            MatView<const T> slide = {}) {
   const std::size_t mark = arena.mark();
   const ImpactProgress<T> pr = take_impact_progress(arena);
   if (!arena.overflow && pr.stage_due() == ImpactStage::newton) {
     arena.release(mark);
     const ImpactFrame<T> f = resume_impact_frame(in, fr, pr, arena);
-    const Problem<T> p = make_problem(f.s, f.q.as_const(), MatView<const T>{});
+    const Problem<T> p = frame_problem(f, slide);
     Report<T> rep;
     const bool settled = cone_newton(p, f.r, f.u, arena, rep);
     rep.frictional = true;
@@ -216,15 +225,16 @@ OBLIQ_HD void impact_newton(const ScenarioView<T>& in, const FrictionView<T>& fr
 }
 
 // Stage other_solvers: the pyramid's LCP (solve_pyramid), or the cone's fallbacks from Newton's
-// last iterate and report (cone_fallbacks); then finish.
+// last iterate and report (cone_fallbacks); then finish. The dynamics' too, as impact_newton.
 template <class T>
-OBLIQ_HD void impact_other_solvers(const ScenarioView<T>& in, const FrictionView<T>& fr, Arena<T>& arena) {
+OBLIQ_HD void impact_other_solvers(const ScenarioView<T>& in, const FrictionView<T>& fr, Arena<T>& arena,
+                                   MatView<const T> slide = {}) {
   const std::size_t mark = arena.mark();
   const ImpactProgress<T> pr = take_impact_progress(arena);
   if (!arena.overflow && pr.stage_due() == ImpactStage::other_solvers) {
     arena.release(mark);
     const ImpactFrame<T> f = resume_impact_frame(in, fr, pr, arena);
-    const Problem<T> p = make_problem(f.s, f.q.as_const(), MatView<const T>{});
+    const Problem<T> p = frame_problem(f, slide);
     Report<T> rep = fr.formulation == Formulation::pyramid
                         ? solve_pyramid(p, fr.directions, f.r, f.u, arena, fr.lcp_solver)
                         : cone_fallbacks(p, f.r, f.u, arena, pr.report());
