@@ -32,7 +32,10 @@ def demangle(names):
 ENUMERATORS = {"SimSystems": ["model", "raw"], "Integrator": ["moreau_jean", "event_driven"],
                "MoreauJeanPhase": ["evaluate", "contact_solve", "finish", "contact_setup", "contact_frictionless",
                                    "contact_newton", "contact_other_solvers", "contact_finish"],
-               "EventDrivenPhase": ["begin", "control", "acceleration", "impact", "projection"]}
+               "EventDrivenPhase": ["begin", "control", "acceleration", "impact", "projection", "acceleration_setup",
+                                    "acceleration_frictionless", "acceleration_newton", "acceleration_other_solvers",
+                                    "acceleration_finish", "impact_setup", "impact_frictionless", "impact_newton",
+                                    "impact_other_solvers", "impact_finish"]}
 
 
 def strip_parameters(name):

@@ -53,7 +53,7 @@ template <class T> OBLIQ_HD std::size_t event_driven_frame_size(int nq, int nv, 
 // dim: 0 without friction, else the contacts' dimension (2 or 3); facets: the pyramid's. The
 // advance's frame, then the largest scratch of its parts: control (the system's evaluation), the
 // acceleration (held_acceleration, with room for a held set), the impact (resolve_impacts), the
-// rest guard's projection (settle_slow_rows: the rows to hold, then the plastic projection).
+// guards' projection (guard_projection: the rows to hold, then the plastic projection).
 template <class T>
 OBLIQ_HD std::size_t event_driven_workspace(int nq, int nv, int m_b, int m_u, std::size_t system_ws, int dim = 0,
                                             int facets = 8) {
@@ -176,22 +176,6 @@ OBLIQ_HD Status plastic_projection(const SystemEval<T>& ev, int m_b, int m_u, Ve
   return st;
 }
 
-// Cancels the normal velocity of the rows of `rows` (a plastic impact on exactly those rows):
-// the Zeno guard for a rebound too slow to reopen its gap within the time resolution. They rest
-// afterwards and are held.
-template <class T, class System>
-OBLIQ_HD Status cancel_rebounds(const System& sys, const StepParams<T>& p, const SystemEval<T>& ev,
-                                VecView<const std::uint8_t> rows, const StateView<T>& s, Arena<T>& arena) {
-  const int m_u = sys.m_u();
-  const std::size_t mark = arena.mark();
-  VecView<T> gap = arena.vec(m_u);
-  if (arena.overflow) return Status::bad_shape;
-  for (int i = 0; i < m_u; ++i) gap[i] = rows[i] ? T(-1) : T(1);
-  const Status st = plastic_projection(ev, sys.m_b(), m_u, gap.as_const(), p, s, s.active, arena);
-  arena.release(mark);
-  return st;
-}
-
 // The rest guard's velocity scale (docs/simulator.md "Zeno guard"): with `a_free` the acceleration
 // at the state with no contact acting (a_f = M^-1 (u - h) on the constraints' rows, held by
 // none), V = max_i |(A v)_i| + interval max_i |(A a_f + Adot v)_i| over the normal and tangent
@@ -251,29 +235,36 @@ OBLIQ_HD int slow_rows(const System& sys, const StepParams<T>& p, const Controls
   return settled;
 }
 
-// The rest guard's projection: the plastic projection (the projection law with target 0) on the
-// rows of slow_rows: min 1/2 |v+ - v|_M^2 with A_b v+ = 0 and those rows' velocities 0. The
-// velocity moves by at most about v_rest: the size of a velocity error the certificate accepts.
+// The guards' plastic projection (the projection law with target 0, plastic_projection): the
+// Zeno guard's (`rebounds`) on the rows of `slow`, which come to rest and are held afterwards (the
+// rows taking part go to s.active); or the rest guard's on the rows of slow_rows at v_rest: min
+// 1/2 |v+ - v|_M^2 with A_b v+ = 0 and those rows' velocities 0, by which the velocity moves by
+// at most about v_rest, the size of a velocity error the certificate accepts.
 template <class T, class System, class Controls>
-OBLIQ_HD Status settle_slow_rows(const System& sys, const StepParams<T>& p, const Controls& c, const SystemEval<T>& ev,
-                                 VecView<const std::uint8_t> held, T v_rest, const StateView<T>& s, Arena<T>& arena) {
+OBLIQ_HD Status guard_projection(const System& sys, const StepParams<T>& p, const Controls& c, const SystemEval<T>& ev,
+                                 bool rebounds, VecView<const std::uint8_t> slow, VecView<const std::uint8_t> held,
+                                 T v_rest, const StateView<T>& s, Arena<T>& arena) {
   const int nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u();
   const int d1 = ev.A_t.rows > 0 ? ev.A_t.rows / m_u : 0;
-  const int k_max = m_u * (1 + d1);
+  const int k_max = rebounds ? m_u : m_u * (1 + d1);
   const std::size_t mark = arena.mark();
-  SystemEval<T> sel = ev;  // the same system with the rows to hold at velocity 0
-  sel.A = arena.mat(m_b + k_max, nv);
+  SystemEval<T> sel = ev;  // the same system; for the rest guard with the rows to hold at velocity 0
+  if (!rebounds) sel.A = arena.mat(m_b + k_max, nv);
   VecView<T> gap = arena.vec(k_max);
-  VecView<std::uint8_t> flags = take_flags(k_max, arena);
+  VecView<std::uint8_t> active = rebounds ? s.active : take_flags(k_max, arena);
   if (arena.overflow) {
     arena.release(mark);
     return Status::bad_shape;
   }
-  int k = 0;
-  slow_rows(sys, p, c, ev, held, s.v.as_const(), v_rest, sel.A, &k);
-  sel.A = sel.A.top_rows(m_b + k);
-  for (int i = 0; i < k; ++i) gap[i] = T(-1);
-  const Status st = plastic_projection(sel, m_b, k, gap.as_const().segment(0, k), p, s, flags.segment(0, k), arena);
+  int k = m_u;
+  if (rebounds) {
+    for (int i = 0; i < m_u; ++i) gap[i] = slow[i] ? T(-1) : T(1);
+  } else {
+    slow_rows(sys, p, c, ev, held, s.v.as_const(), v_rest, sel.A, &k);
+    sel.A = sel.A.top_rows(m_b + k);
+    for (int i = 0; i < k; ++i) gap[i] = T(-1);
+  }
+  const Status st = plastic_projection(sel, m_b, k, gap.as_const().segment(0, k), p, s, active.segment(0, k), arena);
   arena.release(mark);
   return st;
 }
@@ -857,8 +848,8 @@ OBLIQ_HD void event_driven_service(const System& sys, const StepParams<T>& p, co
     st = resolve_impacts(sys, p, c, f.ev, f.e.as_const(), int(pr.get(P::hits)), s, arena);
     if (st == Status::ok) pr.set(P::impacts, pr.get(P::impacts) + pr.get(P::hits));
   } else {
-    st = pr.get(P::rebounds) != 0 ? cancel_rebounds(sys, p, f.ev, f.slow.as_const(), s, arena)
-                                  : settle_slow_rows(sys, p, c, f.ev, f.held.as_const(), pr[P::v_rest], s, arena);
+    st = guard_projection(sys, p, c, f.ev, pr.get(P::rebounds) != 0, f.slow.as_const(), f.held.as_const(), pr[P::v_rest],
+                          s, arena);
   }
   pr.set(P::status, int(st));
   pr.set(P::service, int(EventDrivenService::none));
@@ -931,9 +922,9 @@ OBLIQ_HD void event_driven_acceleration_stage(const System& sys, const StepParam
     arena.release(mark);
     return;
   }
-  if (!with_friction) {
+  if (!with_friction) {  // served whole, with controls that hold no frictional solver
     arena.release(mark);
-    event_driven_service<EventDrivenService::acceleration>(sys, p, c, s, arena);
+    event_driven_service<EventDrivenService::acceleration>(sys, p, without_friction(c), s, arena);
     return;
   }
   const int m_b = sys.m_b(), m_u = sys.m_u();
@@ -1020,19 +1011,22 @@ OBLIQ_HD void event_driven_impact_stage(const System& sys, const StepParams<T>& 
     pr.set(P::status, int(st));
     pr.set(P::service, int(EventDrivenService::none));
   };
-  if (!with_friction) {  // the frictionless stage: the whole impact, inlined (nothing else solved here)
-    done(detail::impact_inline(in, out, arena));
-    arena.release(mark);
-    return;
-  }
   const friction::FrictionView<T> fr = friction_view(sys.dim(), f.ev, c, p);
   const friction::FrictionOutView<T> fo{of.lambda_t, {}, nullptr};
   if constexpr (S == ImpactStage::setup) {
     friction::impact_setup(in, fr, out, fo, arena);
   } else if constexpr (S == ImpactStage::frictionless) {
-    const friction::ImpactProgress<T> ip = friction::take_impact_progress(arena);
-    if (!arena.overflow && ip.stage_due() == ImpactStage::frictionless)
-      ip.next(ImpactStage::finish, detail::impact_inline(in, out, arena));
+    // One call of the frictionless impact, inlined (nothing else is solved here): the whole
+    // impact of a scenario without friction, or the frictional impact's frictionless stage.
+    const friction::ImpactProgress<T> ip =
+        with_friction ? friction::take_impact_progress(arena) : friction::ImpactProgress<T>{};
+    if (!with_friction || (!arena.overflow && ip.stage_due() == ImpactStage::frictionless)) {
+      const Status st = detail::impact_inline(in, out, arena);
+      if (with_friction)
+        ip.next(ImpactStage::finish, st);
+      else
+        done(st);
+    }
   } else if constexpr (S == ImpactStage::newton) {
     friction::impact_newton(in, fr, arena);
   } else if constexpr (S == ImpactStage::other_solvers) {

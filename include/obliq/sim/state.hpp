@@ -85,6 +85,13 @@ template <class T> OBLIQ_HD bool frictional(const ControlView<T>& c, int m_u) {
 // functions of their own (the event-driven advance, which takes the controls by reference).
 template <class T> struct FrictionlessControlView : ControlView<T> {};
 template <class T> OBLIQ_HD constexpr bool frictional(const FrictionlessControlView<T>&, int) { return false; }
+// The controls of a scenario without friction (every mu 0 or none) as FrictionlessControlView.
+template <class T> OBLIQ_HD FrictionlessControlView<T> without_friction(const ControlView<T>& c) {
+  FrictionlessControlView<T> f;
+  static_cast<ControlView<T>&>(f) = c;
+  return f;
+}
+
 // Whether controls of type C are known at compile time to be without friction.
 template <class C> inline constexpr bool frictionless_controls = false;
 template <class T> inline constexpr bool frictionless_controls<FrictionlessControlView<T>> = true;

@@ -118,6 +118,13 @@ OBLIQ_HD void dynamics_setup(const ScenarioView<T>& in, const FrictionView<T>& f
   arena.release(mark);
 }
 
+// Every output zero (a failed status's outputs).
+template <class T> OBLIQ_HD void clear_dynamics(const DynamicsView<T>& out, const FrictionOutView<T>& fo) {
+  dense::fill(out.qddot, T(0));
+  dense::fill(out.lambda, T(0));
+  dense::fill(fo.lambda_t, T(0));
+}
+
 // Stage frictionless: the frictionless core's dynamics() (mechanics/dynamics.hpp).
 template <class T> OBLIQ_HD void dynamics_frictionless(const ScenarioView<T>& in, const DynamicsView<T>& out, Arena<T>& arena) {
   const std::size_t mark = arena.mark();
@@ -148,11 +155,7 @@ OBLIQ_HD Status dynamics_finish(const ScenarioView<T>& in, const FrictionView<T>
     }
   }
   arena.release(mark);
-  if (st != Status::ok) {
-    dense::fill(out.qddot, T(0));
-    dense::fill(out.lambda, T(0));
-    dense::fill(fo.lambda_t, T(0));
-  }
+  if (st != Status::ok) clear_dynamics(out, fo);
   return st;
 }
 
@@ -163,20 +166,17 @@ OBLIQ_HD Status dynamics(const ScenarioView<T>& in, const FrictionView<T>& fr, c
                          const FrictionOutView<T>& fo, Arena<T>& arena) {
   const std::size_t mark = arena.mark();
   const MatView<T> slide = arena.mat(in.m_u, fr.dim - 1);
-  Status st = Status::bad_shape;
-  if (!arena.overflow) {
-    dynamics_setup(in, fr, out, fo, slide, arena);
-    dynamics_frictionless(in, out, arena);
-    impact_newton(in, fr, arena, slide.as_const());
-    impact_other_solvers(in, fr, arena, slide.as_const());
-    st = dynamics_finish(in, fr, out, fo, arena);
+  if (arena.overflow) {
+    arena.release(mark);
+    clear_dynamics(out, fo);
+    return Status::bad_shape;
   }
+  dynamics_setup(in, fr, out, fo, slide, arena);
+  dynamics_frictionless(in, out, arena);
+  impact_newton(in, fr, arena, slide.as_const());
+  impact_other_solvers(in, fr, arena, slide.as_const());
+  const Status st = dynamics_finish(in, fr, out, fo, arena);
   arena.release(mark);
-  if (st != Status::ok) {
-    dense::fill(out.qddot, T(0));
-    dense::fill(out.lambda, T(0));
-    dense::fill(fo.lambda_t, T(0));
-  }
   return st;
 }
 
