@@ -137,9 +137,11 @@ if [ "$mode" != prebuilt ]; then
   # The Simulator's kernel files first (cuda/sim_kernels/: one per configuration and scalar
   # type, 16), as many at once as MemAvailable allows, then the rest with $JOBS. At sm_90 -O3
   # (2026-12-07, per file: docs/cuda.md "Registers, stack and spills at sm_90") the Moreau-Jean
-  # files' ptxas takes up to 8.7 GiB and 12.2 min of CPU (three phase kernels each): 10 GB each; the event-driven model files'
-  # (frictional or not) ran out of a 14 GB cap after 13-16 min of CPU, so the event-driven files
-  # get 21 GB each (what the single kernel of before the split took) and a step of their own, 4 h.
+  # files' ptxas takes up to 8.7 GiB and 12.2 min of CPU (three phase kernels each): 10 GB each. The
+  # event-driven files, since the advance runs as its parts' kernels (docs/cuda.md "The
+  # event-driven advance in kernels"), take about 5 GB and 11 min of CPU each (the model
+  # frictional double: 4.98 GB, 656 s; before, a single kernel that ran out of a 14 GB cap):
+  # 6 GB each, in a step of their own.
   mem_gb=$(awk '/^MemAvailable:/ {printf "%d", $2 / 1048576}' /proc/meminfo 2>/dev/null)
   jobs_for() {  # jobs_for GB_EACH: how many at once, 1 to $JOBS
     local j=$(( ${mem_gb:-$1} / $1 ))
@@ -147,8 +149,8 @@ if [ "$mode" != prebuilt ]; then
     [ "$j" -lt 1 ] && j=1
     echo "$j"
   }
-  [ -n "$mem_gb" ] && [ "$mem_gb" -lt 21 ] &&
-    note "warning: ${mem_gb} GB of memory available; ptxas may need about 20 GB for an event-driven Simulator kernel file"
+  [ -n "$mem_gb" ] && [ "$mem_gb" -lt 10 ] &&
+    note "warning: ${mem_gb} GB of memory available; ptxas may need about 9 GB for a Moreau-Jean Simulator kernel file"
   sim_objects() {  # sim_objects INTEGRATOR: the object files of that integrator's kernels
     local src
     for src in "$ROOT"/cuda/sim_kernels/*_"$1"_*.cu; do
@@ -157,10 +159,10 @@ if [ "$mode" != prebuilt ]; then
   }
   mapfile -t mj_objects < <(sim_objects moreau_jean)
   mapfile -t ed_objects < <(sim_objects event_driven)
-  note "the Simulator's kernel files: ${#mj_objects[@]} Moreau-Jean, $(jobs_for 10) at a time; ${#ed_objects[@]} event-driven, $(jobs_for 21) at a time"
+  note "the Simulator's kernel files: ${#mj_objects[@]} Moreau-Jean, $(jobs_for 10) at a time; ${#ed_objects[@]} event-driven, $(jobs_for 6) at a time"
   step build-sim-mj 7200 cmake --build "$BUILD" -j "$(jobs_for 10)" --target "${mj_objects[@]}" \
     || { grep -E "error|FAILED|Killed" "$LOGS/build-sim-mj.log" | awk 'NR <= 40'; exit 1; }
-  step build-sim-ed 14400 cmake --build "$BUILD" -j "$(jobs_for 21)" --target "${ed_objects[@]}" \
+  step build-sim-ed 14400 cmake --build "$BUILD" -j "$(jobs_for 6)" --target "${ed_objects[@]}" \
     || { grep -E "error|FAILED|Killed|fatal" "$LOGS/build-sim-ed.log" | awk 'NR <= 40'; exit 1; }
   step build 7200 cmake --build "$BUILD" --target obliq_cuda_tests obliq_gpu_bench obliq_gpu_sim_bench -j "$JOBS" \
     || { grep -E "error|FAILED|Killed" "$LOGS/build.log" | awk 'NR <= 40'; exit 1; }
