@@ -462,13 +462,20 @@ template <class T> OBLIQ_HD std::size_t event_driven_frame_size(int nq, int nv, 
          4 * std::size_t(m_u);
 }
 
+// The progress alone, the frame's first elements (at the arena's mark).
+template <class T> OBLIQ_HD EventDrivenProgress<T> take_event_driven_progress(Arena<T>& arena) {
+  EventDrivenProgress<T> pr;
+  pr.stride = arena.stride;
+  pr.slot_data = arena.take(std::size_t(EventDrivenProgress<T>::slots));
+  pr.value_data = arena.take(std::size_t(EventDrivenProgress<T>::values));
+  return pr;
+}
+
 template <class T, class System>
 OBLIQ_HD EventDrivenFrame<T> take_event_driven_frame(const System& sys, bool with_friction, Arena<T>& arena) {
   const int nq = sys.nq(), nv = sys.nv(), m_u = sys.m_u(), d1 = sys.dim() - 1;
   EventDrivenFrame<T> f;
-  f.progress.stride = arena.stride;
-  f.progress.slot_data = arena.take(std::size_t(EventDrivenProgress<T>::slots));
-  f.progress.value_data = arena.take(std::size_t(EventDrivenProgress<T>::values));
+  f.progress = take_event_driven_progress(arena);
   f.ev = take_system_eval(sys, arena);
   if (with_friction) f.ev.A_t = arena.mat(d1 * m_u, nv), f.ev.Adot_qdot_t = arena.vec(d1 * m_u);
   f.q1 = arena.vec(nq), f.v1 = arena.vec(nv), f.qb = arena.vec(nq), f.vb = arena.vec(nv);
@@ -502,14 +509,16 @@ OBLIQ_HD void event_driven_begin(const System& sys, const Controls& c, T interva
 
 // The advance's logic until it requests a service (returns true) or is over (false: the
 // scenario's status is the advance's). Each request names the control state that takes the
-// answer (EventDrivenProgress::At).
+// answer (EventDrivenProgress::At). `carved`: the frame, when the caller has carved it already
+// (the arena's mark then after it: event_driven_advance).
 template <class T, class System, class Controls>
 OBLIQ_HD bool event_driven_control(const System& sys, const StepParams<T>& p, const Controls& c, T interval,
-                                   const StateView<T>& s, Arena<T>& arena) {
+                                   const StateView<T>& s, Arena<T>& arena,
+                                   const EventDrivenFrame<T>* carved = nullptr) {
   using P = EventDrivenProgress<T>;
   const std::size_t mark = arena.mark();
   const bool with_friction = frictional(c, sys.m_u());
-  const EventDrivenFrame<T> f = take_event_driven_frame(sys, with_friction, arena);
+  const EventDrivenFrame<T> f = carved != nullptr ? *carved : take_event_driven_frame(sys, with_friction, arena);
   if (arena.overflow) {
     arena.release(mark);
     return false;  // event_driven_begin has set bad_shape
@@ -816,14 +825,14 @@ OBLIQ_HD bool event_driven_control(const System& sys, const StepParams<T>& p, co
 }
 
 // Service `S` for a scenario that requested it (nothing otherwise): its status into the
-// progress for the control that takes the answer.
+// progress for the control that takes the answer. `carved`: as event_driven_control's.
 template <EventDrivenService S, class T, class System, class Controls>
 OBLIQ_HD void event_driven_service(const System& sys, const StepParams<T>& p, const Controls& c, const StateView<T>& s,
-                                   Arena<T>& arena) {
+                                   Arena<T>& arena, const EventDrivenFrame<T>* carved = nullptr) {
   using P = EventDrivenProgress<T>;
   const std::size_t mark = arena.mark();
   const bool with_friction = frictional(c, sys.m_u());
-  const EventDrivenFrame<T> f = take_event_driven_frame(sys, with_friction, arena);
+  const EventDrivenFrame<T> f = carved != nullptr ? *carved : take_event_driven_frame(sys, with_friction, arena);
   if (arena.overflow || EventDrivenService(f.progress.get(P::service)) != S) {
     arena.release(mark);
     return;
@@ -1066,21 +1075,22 @@ OBLIQ_HD Status event_driven_advance(const System& sys, const StepParams<T>& p, 
                                      const StateView<T>& s, Arena<T>& arena) {
   using P = EventDrivenProgress<T>;
   event_driven_begin(sys, c, interval, s, arena);
-  while (event_driven_control(sys, p, c, interval, s, arena)) {
-    const std::size_t mark = arena.mark();
-    const P pr = take_event_driven_frame(sys, frictional(c, sys.m_u()), arena).progress;
-    arena.release(mark);
-    switch (EventDrivenService(pr.get(P::service))) {
+  // The frame carved once for the whole advance (the parts carve it each on the device).
+  const std::size_t mark = arena.mark();
+  const EventDrivenFrame<T> f = take_event_driven_frame(sys, frictional(c, sys.m_u()), arena);
+  while (!arena.overflow && event_driven_control(sys, p, c, interval, s, arena, &f)) {
+    switch (EventDrivenService(f.progress.get(P::service))) {
       case EventDrivenService::acceleration:
-        event_driven_service<EventDrivenService::acceleration>(sys, p, c, s, arena);
+        event_driven_service<EventDrivenService::acceleration>(sys, p, c, s, arena, &f);
         break;
       case EventDrivenService::impact:
-        event_driven_service<EventDrivenService::impact>(sys, p, c, s, arena);
+        event_driven_service<EventDrivenService::impact>(sys, p, c, s, arena, &f);
         break;
       default:
-        event_driven_service<EventDrivenService::projection>(sys, p, c, s, arena);
+        event_driven_service<EventDrivenService::projection>(sys, p, c, s, arena, &f);
     }
   }
+  arena.release(mark);
   return *s.status;
 }
 
