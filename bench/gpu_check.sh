@@ -139,9 +139,9 @@ if [ "$mode" != prebuilt ]; then
   # (2026-12-07, per file: docs/cuda.md "Registers, stack and spills at sm_90") the Moreau-Jean
   # files' ptxas takes up to 8.7 GiB and 12.2 min of CPU (three phase kernels each): 10 GB each. The
   # event-driven files, since the advance runs as its parts' kernels (docs/cuda.md "The
-  # event-driven advance in kernels"), take about 5 GB and 11 min of CPU each (the model
-  # frictional double: 4.98 GB, 656 s; before, a single kernel that ran out of a 14 GB cap):
-  # 6 GB each, in a step of their own.
+  # event-driven advance in kernels"), take 4 to 8 min of CPU and at most 1.8 GB each (the
+  # model frictional double: 365 s, 1.73 GB; before, a single kernel that ran out of a 14 GB
+  # cap): 6 GB each leaves room, in a step of their own.
   mem_gb=$(awk '/^MemAvailable:/ {printf "%d", $2 / 1048576}' /proc/meminfo 2>/dev/null)
   jobs_for() {  # jobs_for GB_EACH: how many at once, 1 to $JOBS
     local j=$(( ${mem_gb:-$1} / $1 ))
