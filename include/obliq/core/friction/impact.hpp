@@ -226,11 +226,11 @@ OBLIQ_HD void impact_newton(const ScenarioView<T>& in, const FrictionView<T>& fr
 
 // Stage other_solvers: the pyramid's LCP (solve_pyramid), or the cone's fallbacks from Newton's
 // last iterate and report (cone_fallbacks); then finish. The dynamics' too, as impact_newton.
-// Inlined on the device: a kernel of its own, which two kernels of the event-driven frictional
-// configurations call (out of line it kept spills of its own, docs/cuda.md).
+// Forced inline on the device: two kernels of the event-driven frictional configurations call
+// it, and out of line it kept spills of its own (docs/cuda.md).
 template <class T>
-OBLIQ_HD OBLIQ_FORCEINLINE void impact_other_solvers(const ScenarioView<T>& in, const FrictionView<T>& fr, Arena<T>& arena,
-                                   MatView<const T> slide = {}) {
+OBLIQ_HD OBLIQ_FORCEINLINE void impact_other_solvers(const ScenarioView<T>& in, const FrictionView<T>& fr,
+                                                     Arena<T>& arena, MatView<const T> slide = {}) {
   const std::size_t mark = arena.mark();
   const ImpactProgress<T> pr = take_impact_progress(arena);
   if (!arena.overflow && pr.stage_due() == ImpactStage::other_solvers) {
