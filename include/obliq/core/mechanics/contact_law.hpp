@@ -40,18 +40,44 @@ template <class T> OBLIQ_HD void unscale_multipliers(const ContactProblem<T>& p,
   dense::scale(lambda_rows, p.c);
 }
 
-// Solves the law on the stacked rows: x (n), lambda_rows (m, stacked order), impulse = A^T lambda.
-// `f` is the Delassus factor of all the rows when the caller has it already (or null).
-template <class T>
-OBLIQ_HD Status solve_contact_law(const ScenarioView<T>& in, const ContactProblem<T>& p, VecView<const T> x_f,
-                                  VecView<const T> t, VecView<T> x, VecView<T> lambda_rows, VecView<T> impulse,
-                                  const DelassusFactor<T>* f, Arena<T>& arena) {
-  const MatView<const T> A = p.rows.A.as_const();
-  const MassFactor<T>& L = p.mass;
-  if (in.law == Law::complementarity && p.rows.k > 0)
-    return solve_complementarity(A, in.m_b, L, x_f, t, x, lambda_rows, impulse, arena, in.lcp_solver, in.warm_active,
-                                 p.rows.index);
+// The law's solve as a call of its own: everything impact() and dynamics() hand the law, which
+// their first part (impact_prepare, dynamics_prepare) fills and their last (impact_conclude,
+// dynamics_conclude) reads. On the host the parts run in sequence; apart, each can be a kernel of
+// its own with nothing of the others live across the solve (docs/cuda.md "The contact law
+// apart"). The views point into the arena before the mark the first part leaves (and at the
+// caller's outputs, and warm_active at the scenario's input).
+template <class T> struct ContactLawCall {
+  Law law = Law::complementarity;  // the scenario's (ScenarioView::law, m_b, lcp_solver, warm_active)
+  int m_b = 0;
+  lcp::Solver lcp_solver = lcp::Solver::lemke;
+  VecView<const std::uint8_t> warm_active;
+  ContactProblem<T> p;
+  VecView<T> x_f, t;          // the free velocity or acceleration (n), the targets (m, rows scaled by c)
+  VecView<T> x, lambda_rows;  // the answer (n), the multipliers (m, stacked order)
+  VecView<T> impulse;         // A^T lambda (n)
+  DelassusFactor<T> f;        // impact: the factor of all the rows taking part
+  bool factored = false;      // f is filled (else the law factors what it needs)
+  VecView<T> e_c;             // impact: the restitution of the candidate rows (k)
+};
+
+// The scenario's part of the call.
+template <class T> OBLIQ_HD void call_scenario(const ScenarioView<T>& in, ContactLawCall<T>& call) {
+  call.law = in.law;
+  call.m_b = in.m_b;
+  call.lcp_solver = in.lcp_solver;
+  call.warm_active = in.warm_active;
+}
+
+// Solves the law on the stacked rows: x (n), lambda_rows (m, stacked order), impulse = A^T lambda;
+// with the call's Delassus factor of all the rows when it has one.
+template <class T> OBLIQ_HD Status solve_contact_law(const ContactLawCall<T>& call, Arena<T>& arena) {
+  const MatView<const T> A = call.p.rows.A.as_const();
+  const MassFactor<T>& L = call.p.mass;
+  if (call.law == Law::complementarity && call.p.rows.k > 0)
+    return solve_complementarity(A, call.m_b, L, call.x_f.as_const(), call.t.as_const(), call.x, call.lambda_rows,
+                                 call.impulse, arena, call.lcp_solver, call.warm_active, call.p.rows.index);
   const std::size_t mark = arena.mark();
+  const DelassusFactor<T>* f = call.factored ? &call.f : nullptr;
   DelassusFactor<T> own;
   if (!f) {
     const Status st = factor_delassus(A, L, own, arena);
@@ -60,8 +86,8 @@ OBLIQ_HD Status solve_contact_law(const ScenarioView<T>& in, const ContactProble
   }
   // Equalities only. The complementarity law meets them exactly or not at all (docs/math.md 1);
   // the projection law in least squares (docs/format.md "Fine print").
-  if (in.law == Law::complementarity && !targets_consistent(*f, t)) return Status::infeasible;
-  solve_equality(*f, A, L, x_f, t, x, lambda_rows, impulse, arena);
+  if (call.law == Law::complementarity && !targets_consistent(*f, call.t.as_const())) return Status::infeasible;
+  solve_equality(*f, A, L, call.x_f.as_const(), call.t.as_const(), call.x, call.lambda_rows, call.impulse, arena);
   arena.release(mark);
   return Status::ok;
 }

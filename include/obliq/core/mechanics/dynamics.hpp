@@ -23,7 +23,11 @@ template <class T> OBLIQ_HD void clear_dynamics(const DynamicsView<T>& out) {
 }
 
 namespace detail {
-template <class T> OBLIQ_HD Status dynamics_solve(const ScenarioView<T>& in, const DynamicsView<T>& out, Arena<T>& arena) {
+// dynamics() in three parts around the law's solve (ContactLawCall, contact_law.hpp). Before it:
+// the checks, the candidates, M's factor and the stacked rows, the targets and a_f.
+template <class T>
+OBLIQ_HD Status dynamics_prepare(const ScenarioView<T>& in, const DynamicsView<T>& out, ContactLawCall<T>& call,
+                                 Arena<T>& arena) {
   const int n = in.n;
   Status st = validate(in, /*dynamics=*/true);
   if (st != Status::ok) return st;
@@ -31,26 +35,40 @@ template <class T> OBLIQ_HD Status dynamics_solve(const ScenarioView<T>& in, con
   st = dynamics_candidates(in, out.active, k);
   if (st != Status::ok) return st;
 
-  ContactProblem<T> p;
+  call_scenario(in, call);
+  ContactProblem<T>& p = call.p;
   st = setup_contact_problem(in, out.active.as_const(), k, p, arena);
   if (st != Status::ok) return st;
   const ConstraintRows<T>& rows = p.rows;
   const int m = rows.A.rows;
-  VecView<T> a_f = arena.vec(n), t = arena.vec(m), lambda_rows = arena.vec(m), impulse = arena.vec(n);
+  call.x_f = arena.vec(n), call.t = arena.vec(m), call.lambda_rows = arena.vec(m), call.impulse = arena.vec(n);
+  call.x = out.qddot;
   if (arena.overflow) return Status::bad_shape;
   // Rows hold A qdd + c = 0 (or >= 0): targets t = -c, c = Adot qdot (docs/math.md 4).
-  for (int i = 0; i < m; ++i) t[i] = -in.Adot_qdot[rows.index.get(i)] * p.c;  // rows scaled by c
+  for (int i = 0; i < m; ++i) call.t[i] = -in.Adot_qdot[rows.index.get(i)] * p.c;  // rows scaled by c
   // Free acceleration a_f = M^-1 (u - h).
-  for (int i = 0; i < n; ++i) a_f[i] = in.u[i] - in.h[i];
-  solve_mass(p.mass, a_f);
+  for (int i = 0; i < n; ++i) call.x_f[i] = in.u[i] - in.h[i];
+  solve_mass(p.mass, call.x_f);
+  call.factored = false;
+  return Status::ok;
+}
 
-  st = solve_contact_law(in, p, a_f.as_const(), t.as_const(), out.qddot, lambda_rows, impulse,
-                         static_cast<const DelassusFactor<T>*>(nullptr), arena);
-  if (st != Status::ok) return st;
-  unscale_multipliers(p, lambda_rows);
-  scatter_multipliers(rows, lambda_rows.as_const(), out.lambda);
+// After the law's solve (qddot in): the multipliers and the certificate.
+template <class T>
+OBLIQ_HD Status dynamics_conclude(const ScenarioView<T>& in, const DynamicsView<T>& out, const ContactLawCall<T>& call,
+                                  Arena<T>& arena) {
+  unscale_multipliers(call.p, call.lambda_rows);
+  scatter_multipliers(call.p.rows, call.lambda_rows.as_const(), out.lambda);
   if (!certified(dynamics_certificate(in, out, arena))) return Status::not_certified;
   return Status::ok;
+}
+
+template <class T> OBLIQ_HD Status dynamics_solve(const ScenarioView<T>& in, const DynamicsView<T>& out, Arena<T>& arena) {
+  ContactLawCall<T> call;
+  Status st = dynamics_prepare(in, out, call, arena);
+  if (st == Status::ok) st = solve_contact_law(call, arena);
+  if (st == Status::ok) st = dynamics_conclude(in, out, call, arena);
+  return st;
 }
 }  // namespace detail
 

@@ -28,50 +28,70 @@ template <class T> OBLIQ_HD void clear_impact(const ImpactView<T>& out) {
 }
 
 namespace detail {
-template <class T> OBLIQ_HD Status impact_solve(const ScenarioView<T>& in, const ImpactView<T>& out, Arena<T>& arena) {
+// impact() in three parts around the law's solve (ContactLawCall, contact_law.hpp). Before it:
+// the checks, the candidates, M's factor and the stacked rows, Newton's targets, v_f and the
+// Delassus factor of the rows.
+template <class T>
+OBLIQ_HD Status impact_prepare(const ScenarioView<T>& in, const ImpactView<T>& out, ContactLawCall<T>& call,
+                               Arena<T>& arena) {
   const int n = in.n;
   Status st = validate(in, /*dynamics=*/false);
   if (st != Status::ok) return st;
   const int k = impact_candidates(in, out.active);
 
-  ContactProblem<T> p;
+  call_scenario(in, call);
+  ContactProblem<T>& p = call.p;
   st = setup_contact_problem(in, out.active.as_const(), k, p, arena);
   if (st != Status::ok) return st;
   const ConstraintRows<T>& rows = p.rows;
-  const MassFactor<T>& L = p.mass;
   const int m = rows.A.rows;
-  VecView<T> v_f = arena.vec(n), t = arena.vec(m), lambda_rows = arena.vec(m), e_c = arena.vec(k);
+  call.x_f = arena.vec(n), call.t = arena.vec(m), call.lambda_rows = arena.vec(m), call.e_c = arena.vec(k);
+  call.x = out.qdot_plus, call.impulse = out.impulse;
   if (arena.overflow) return Status::bad_shape;
+  const VecView<T> v_f = call.x_f, t = call.t;
   // Newton's law targets (eq 21-22, 42): 0 on bilateral rows, -e_i (A_u q)_i on candidates.
   for (int i = 0; i < m; ++i) {
     const int row = rows.index.get(i);
     if (row < in.m_b) {
       t[i] = T(0);
     } else {
-      e_c[i - in.m_b] = in.e[row - in.m_b];
+      call.e_c[i - in.m_b] = in.e[row - in.m_b];
       t[i] = -in.e[row - in.m_b] * dense::dot(rows.A.row(i), in.qdot);  // rows scaled by c: so is t
     }
   }
   // Free velocity v_f = q + M^-1 i_u (no solve when no impulse is applied, the common case).
   dense::copy(in.i_u, v_f);
-  if (dense::max_abs(in.i_u) != T(0)) solve_mass(L, v_f);
+  if (dense::max_abs(in.i_u) != T(0)) solve_mass(p.mass, v_f);
   dense::axpy(T(1), in.qdot, v_f);
 
   // The Delassus factor of all the candidate rows serves the energy test under either law,
   // and the projection law's solve.
-  DelassusFactor<T> f;
-  st = factor_delassus(rows.A.as_const(), L, f, arena);
-  if (st != Status::ok) return st;
-  st = solve_contact_law(in, p, v_f.as_const(), t.as_const(), out.qdot_plus, lambda_rows, out.impulse, &f, arena);
-  if (st != Status::ok) return st;
-  unscale_multipliers(p, lambda_rows);
-  scatter_multipliers(rows, lambda_rows.as_const(), out.lambda);
+  st = factor_delassus(rows.A.as_const(), p.mass, call.f, arena);
+  call.factored = st == Status::ok;
+  return st;
+}
+
+// After the law's solve (qdot+ and the impulse in): the multipliers, the certificate, the
+// energies and the energy test.
+template <class T>
+OBLIQ_HD Status impact_conclude(const ScenarioView<T>& in, const ImpactView<T>& out, const ContactLawCall<T>& call,
+                                Arena<T>& arena) {
+  unscale_multipliers(call.p, call.lambda_rows);
+  scatter_multipliers(call.p.rows, call.lambda_rows.as_const(), out.lambda);
   if (!certified(impact_certificate(in, out, arena))) return Status::not_certified;
-  *out.kinetic_energy_pre = kinetic_energy(L, in.qdot);
-  *out.kinetic_energy_post = kinetic_energy(L, out.qdot_plus.as_const());
+  *out.kinetic_energy_pre = kinetic_energy(call.p.mass, in.qdot);
+  *out.kinetic_energy_post = kinetic_energy(call.p.mass, out.qdot_plus.as_const());
   bool consistent = true;
-  st = energy_consistent(f, in.m_b, e_c.as_const(), consistent, arena);
+  const Status st = energy_consistent(call.f, in.m_b, call.e_c.as_const(), consistent, arena);
   *out.energy_consistent = consistent ? 1 : 0;
+  return st;
+}
+
+template <class T> OBLIQ_HD Status impact_solve(const ScenarioView<T>& in, const ImpactView<T>& out, Arena<T>& arena) {
+  ContactLawCall<T> call;
+  Status st = impact_prepare(in, out, call, arena);
+  if (st == Status::ok) st = solve_contact_law(call, arena);
+  if (st == Status::ok) st = impact_conclude(in, out, call, arena);
   return st;
 }
 
