@@ -35,7 +35,8 @@ ENUMERATORS = {"SimSystems": ["model", "raw"], "Integrator": ["moreau_jean", "ev
                "EventDrivenPhase": ["begin", "control", "acceleration", "impact", "projection", "acceleration_setup",
                                     "acceleration_frictionless", "acceleration_newton", "acceleration_other_solvers",
                                     "acceleration_finish", "impact_setup", "impact_frictionless", "impact_newton",
-                                    "impact_other_solvers", "impact_finish"]}
+                                    "impact_other_solvers", "impact_finish", "contact_law", "acceleration_conclude",
+                                    "impact_conclude", "projection_conclude"]}
 
 
 def strip_parameters(name):

@@ -103,26 +103,35 @@ template <bool Frictional> constexpr auto moreau_jean_launch_order() {
 }
 
 // An event-driven round's launches: control, then the three services; with friction the
-// acceleration and the impact as their solvers' five stages each (sim::EventDrivenPhase).
+// acceleration and the impact as their solvers' five stages each (sim::EventDrivenPhase). The
+// frictionless core's contact law runs apart (sim::LawPass): every prepare pass (acceleration,
+// impact, projection; with friction the frictionless stages and projection), then contact_law,
+// then the conclude passes, then (with friction) the stages after the frictionless one.
 template <bool Frictional, class Phase> void event_driven_round(Phase&& phase) {
   using P = sim::EventDrivenPhase;
   phase.template operator()<P::control>();
   if constexpr (Frictional) {
     phase.template operator()<P::acceleration_setup>();
     phase.template operator()<P::acceleration_frictionless>();
-    phase.template operator()<P::acceleration_newton>();
-    phase.template operator()<P::acceleration_other_solvers>();
-    phase.template operator()<P::acceleration_finish>();
     phase.template operator()<P::impact_setup>();
     phase.template operator()<P::impact_frictionless>();
-    phase.template operator()<P::impact_newton>();
-    phase.template operator()<P::impact_other_solvers>();
-    phase.template operator()<P::impact_finish>();
   } else {
     phase.template operator()<P::acceleration>();
     phase.template operator()<P::impact>();
   }
   phase.template operator()<P::projection>();
+  phase.template operator()<P::contact_law>();
+  phase.template operator()<P::acceleration_conclude>();
+  phase.template operator()<P::impact_conclude>();
+  phase.template operator()<P::projection_conclude>();
+  if constexpr (Frictional) {
+    phase.template operator()<P::acceleration_newton>();
+    phase.template operator()<P::acceleration_other_solvers>();
+    phase.template operator()<P::acceleration_finish>();
+    phase.template operator()<P::impact_newton>();
+    phase.template operator()<P::impact_other_solvers>();
+    phase.template operator()<P::impact_finish>();
+  }
 }
 
 // The launches of one chunk's call of `steps` steps with integrator I, in order, each

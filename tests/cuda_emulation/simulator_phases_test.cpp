@@ -11,9 +11,11 @@
 // configuration or velocity) and in the contact solve (e > 1, mu < 0) beside good ones. The
 // harness checks itself: the same poison reaching one element into the frame is seen.
 // Event-driven: per advance a begin kernel, then rounds of the control kernel and the three
-// service kernels (acceleration, impact, projection; include/obliq/sim/event_driven.hpp) until no
-// control requests a service, with the same poison beyond the advance's frame after every
-// launch, against the cpu Simulator bit for bit, in every event-driven configuration.
+// services (acceleration, impact, projection; include/obliq/sim/event_driven.hpp: with friction
+// the acceleration and the impact in stages, and the frictionless core's contact law apart,
+// prepare passes, one contact-law kernel, conclude passes) until no control requests a service,
+// with the same poison beyond what the scenario's frame says its parts hand each other after
+// every launch, against the cpu Simulator bit for bit, in every event-driven configuration.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -39,18 +41,20 @@ using obliq::sim::MoreauJeanPhase;
 namespace cu = obliq::cuda::detail;
 namespace sim = obliq::sim;
 
-// The elements of scenario s's arena that phase `after` hands the later ones, as its phases carve
-// them (with the tangent rows when it is frictional); the step's frame alone when `frame_only`.
-// Event-driven (`after` an EventDrivenPhase's value): the advance's frame.
+// The elements of scenario s's arena (`arena`, its ws elements) that phase `after` hands the
+// later ones, as its phases carve them (with the tangent rows when it is frictional); the step's
+// frame alone when `frame_only`. Event-driven: what the scenario's frame says its parts hand
+// each other (event_driven_handoff: the advance's frame, a staged service's frames while it is
+// requested, everything before a pending contact law's mark).
 template <class T>
-std::size_t frame_of(const sim::BatchArrays<T>& d, std::size_t s, int after, bool event_driven, bool frame_only) {
+std::size_t frame_of(const sim::BatchArrays<T>& d, std::size_t s, int after, bool event_driven, bool frame_only,
+                     T* arena, std::size_t ws) {
   const sim::ControlView<T> c = sim::controls_at(d.controls, s);
   auto size = [&](const auto& sys) {
     const int dim = sim::frictional(c, sys.m_u()) ? sys.dim() : 0;
     if (event_driven)
       return frame_only ? sim::event_driven_frame_size<T>(sys.nq(), sys.nv(), sys.m_b(), sys.m_u(), dim)
-                        : sim::event_driven_handoff_size<T>(sys.nq(), sys.nv(), sys.m_b(), sys.m_u(), dim,
-                                                            EventDrivenPhase(after));
+                        : sim::event_driven_handoff(sys, dim, obliq::Arena<T>{arena, ws});
     return frame_only ? sim::moreau_jean_frame_size<T>(sys.nv(), sys.m_b(), sys.m_u(), dim)
                       : sim::moreau_jean_handoff_size<T>(sys.nv(), sys.m_b(), sys.m_u(), dim, MoreauJeanPhase(after));
   };
@@ -72,7 +76,7 @@ template <class T> struct Poison {
     ++calls;
     if (!every && phase != when) return;
     for (std::size_t i = 0; i < n; ++i) {
-      const std::size_t frame = frame_of(d, s0 + i, phase, event_driven, frame_only);
+      const std::size_t frame = frame_of(d, s0 + i, phase, event_driven, frame_only, scratch + i * ws, ws);
       EXPECT_LE(frame, ws);
       for (std::size_t k = frame - reach; k < ws; ++k, ++filled)
         scratch[i * ws + k] = std::numeric_limits<T>::quiet_NaN();  // arena stride 1: scenario i's slice
@@ -332,6 +336,7 @@ template <class T> void event_driven_frame_poison_is_seen() {
     Poison<T> poison;
     poison.reach = 1;
     poison.every = false;
+    poison.frame_only = true;  // the advance's frame alone (a staged service's frames are carved after control)
     poison.when = int(EventDrivenPhase::control);
     cpu.step(T(5e-3), 4);
     phased_step(emu, T(5e-3), 4, 3, poison, sc.configuration);
@@ -362,6 +367,26 @@ template <class T> void event_driven_stages_need_their_frames() {
     }
   }
 }
+
+// The contact law runs apart: its kernel and the conclude passes read what the prepare passes
+// carved after the advance's frame; poisoning everything after the frame once contact_law has
+// run changes every configuration's state.
+template <class T> void event_driven_law_needs_what_prepare_carved() {
+  for (const Scene& sc : kEventDrivenScenes) {
+    const SimOptions o = options(Integrator::event_driven, false, false);
+    Simulator<T> cpu = make<T>(sc, o), emu = make<T>(sc, o);
+    Poison<T> poison;
+    poison.every = false;
+    poison.frame_only = true;
+    poison.when = int(EventDrivenPhase::contact_law);
+    cpu.step(T(5e-3), 4);
+    phased_step(emu, T(5e-3), 4, 3, poison, sc.configuration);
+    EXPECT_FALSE(same_state(cpu, emu)) << sc.name << (sc.configuration.frictional ? " frictional" : " frictionless");
+  }
+}
+
+TEST(SimulatorPhases, EventDrivenLawNeedsWhatPrepareCarvedDouble) { event_driven_law_needs_what_prepare_carved<double>(); }
+TEST(SimulatorPhases, EventDrivenLawNeedsWhatPrepareCarvedFloat) { event_driven_law_needs_what_prepare_carved<float>(); }
 
 TEST(SimulatorPhases, EventDrivenStagesNeedTheirFramesDouble) { event_driven_stages_need_their_frames<double>(); }
 TEST(SimulatorPhases, EventDrivenStagesNeedTheirFramesFloat) { event_driven_stages_need_their_frames<float>(); }

@@ -72,6 +72,218 @@ OBLIQ_HD std::size_t event_driven_workspace(int nq, int nv, int m_b, int m_u, st
   return event_driven_frame_size<T>(nq, nv, m_b, m_u, dim) + max_(max_(acceleration, impact_ws), max_(settle, system_ws)) + 16;
 }
 
+// The advance's progress: integers (the state to resume at, counters; each in one scalar slot,
+// bit for bit: std::int64_t in a double, std::int32_t in a float) and the loop's scalars.
+template <class T> struct EventDrivenProgress {
+  enum Slot : int {
+    at,          // the control state to resume at (EventDrivenProgress::At)
+    back,        // the control state after the Runge-Kutta step in progress
+    service,     // the service requested (EventDrivenService)
+    status,      // the last service's, or the Runge-Kutta step's, status
+    failure,     // the Runge-Kutta step's failure that the rest guard may excuse
+    after_rk,    // 1: the rest guard runs after a Runge-Kutta step failed (else at the turn's start)
+    none_held,   // 1: the acceleration service holds no row (the rest guard's scale)
+    rebounds,    // 1: the projection cancels rebounds (Zeno guard), 0: it settles slow rows
+    to_probe,    // 1: the Runge-Kutta step ends in (qb, vb), 0: in (q1, v1)
+    stage,       // the Runge-Kutta stage whose acceleration is requested (0..3)
+    turn,        // the loop's turns so far in this advance
+    impacts,     // impacts in this advance
+    events,      // steps ended at an event in this advance
+    hits,        // rows taking an impact at the requested impact
+    k,           // the bracket's or the Illinois iteration's count
+    side,        // Illinois: the end kept last (-1: a, 1: b, 0: none yet)
+    last,        // 1: the step reaches the interval's end
+    law_state,   // the contact law's call, when a service runs it apart (EventDrivenLaw)
+    law_status,  // its status once answered
+    law_mark,    // the arena's mark its prepare part left (the law and the conclude part resume there)
+    slots
+  };
+  enum Value : int { t_end, dt, tau, h, a, fa, b, fb, f0, x, v_rest, values };
+  enum At : int {
+    turn_start,       // a turn: evaluate; impacts, or the held set and the step
+    settle_scale,     // the rest guard's acceleration is in: v_rest, the rows to settle
+    settled,          // the rest guard's projection is done
+    step,             // the step of length dt from the state
+    rk_stage,         // a Runge-Kutta stage's acceleration is in
+    after_step,       // the step is in (q1, v1): the event function there
+    bracket,          // the bracket's halving
+    after_probe,      // a halving's probe is in (qb, vb)
+    illinois,         // the Illinois iterations
+    after_illinois,   // an Illinois probe is in (qb, vb)
+    after_final,      // the step to the event is in (q1, v1)
+    commit,           // the state takes (q1, v1) at t + tau
+    zeno,             // Zeno guard: the rows to stop
+    resumed,          // the impact or the Zeno guard's projection is done: the next turn
+    finished,         // the advance is over; its status is the scenario's
+  };
+  using Count = std::conditional_t<sizeof(T) == sizeof(std::int64_t), std::int64_t, std::int32_t>;
+  static_assert(sizeof(Count) == sizeof(T), "a count fills one scalar slot");
+  T* slot_data = nullptr;
+  T* value_data = nullptr;
+  std::ptrdiff_t stride = 1;
+  OBLIQ_HD long long get(Slot i) const {
+    Count c;
+    std::memcpy(&c, slot_data + i * stride, sizeof c);
+    return c;
+  }
+  OBLIQ_HD void set(Slot i, long long v) const {
+    const Count c = Count(v);
+    std::memcpy(slot_data + i * stride, &c, sizeof c);
+  }
+  OBLIQ_HD T& operator[](Value i) const { return value_data[i * stride]; }
+};
+
+// How a service runs the core's contact law (impact() or dynamics()): whole (the cpu advance), or
+// apart as the cuda backend's kernels run it (docs/cuda.md "The contact law apart"): the service's
+// prepare pass runs up to the core's prepare part, stores the call in the frame and stops
+// (law_state due); the contact-law kernel solves it (answered); the service's conclude pass runs
+// the service again from its start, without what it has done already (the system's evaluation),
+// through the core's conclude part to its end. What the prepare pass carved before the law's
+// mark is still there, at the same places (the same carving); nothing after it is read.
+enum class LawPass : int { whole, prepare, conclude };
+enum class EventDrivenLaw : int { idle = 0, due = 1, answered = 2 };
+
+// The call as scalar slots of the frame, bit for bit (a kernel stores it, the next loads it).
+template <class T> constexpr std::size_t law_call_elements() {
+  return (sizeof(ContactLawCall<T>) + sizeof(T) - 1) / sizeof(T);
+}
+template <class T> OBLIQ_HD void store_law_call(const ContactLawCall<T>& call, T* at, std::ptrdiff_t stride) {
+  const unsigned char* bytes = reinterpret_cast<const unsigned char*>(&call);
+  for (std::size_t k = 0; k < law_call_elements<T>(); ++k)
+    std::memcpy(at + std::ptrdiff_t(k) * stride, bytes + k * sizeof(T), min_(sizeof(T), sizeof call - k * sizeof(T)));
+}
+template <class T> OBLIQ_HD ContactLawCall<T> load_law_call(const T* at, std::ptrdiff_t stride) {
+  ContactLawCall<T> call;
+  unsigned char* bytes = reinterpret_cast<unsigned char*>(&call);
+  for (std::size_t k = 0; k < law_call_elements<T>(); ++k)
+    std::memcpy(bytes + k * sizeof(T), at + std::ptrdiff_t(k) * stride, min_(sizeof(T), sizeof call - k * sizeof(T)));
+  return call;
+}
+
+// The advance's frame: the progress, the contact law's call, the system at the turn's start (or at the event function's
+// last probe), the step's ends (q1, v1) and probes (qb, vb), the free rows' bases and the held
+// contacts' sliding directions, the held set, the impact's restitution, the Runge-Kutta stages.
+template <class T> struct EventDrivenFrame {
+  EventDrivenProgress<T> progress;
+  T* law_call = nullptr;  // the contact law's call, as bytes (EventDrivenLaw)
+  SystemEval<T> ev;
+  VecView<T> q1, v1, qb, vb, base, e;
+  MatView<T> slide0;  // with friction: m_u x (dim - 1)
+  VecView<std::uint8_t> held, slow;
+  VecView<T> a, a_sum, v_sum, qs, vs;  // Runge-Kutta: the stage's acceleration, the sums, its point
+};
+
+template <class T> OBLIQ_HD std::size_t event_driven_frame_size(int nq, int nv, int m_b, int m_u, int dim) {
+  const std::size_t t = dim > 0 ? std::size_t(dim - 1) * m_u : 0;
+  return std::size_t(EventDrivenProgress<T>::slots) + std::size_t(EventDrivenProgress<T>::values) +
+         law_call_elements<T>() + system_eval_size<T>(nv, m_b + m_u) + t * nv + 2 * t + 3 * std::size_t(nq) + 6 * std::size_t(nv) +
+         4 * std::size_t(m_u);
+}
+
+// The progress alone, the frame's first elements (at the arena's mark).
+template <class T> OBLIQ_HD EventDrivenProgress<T> take_event_driven_progress(Arena<T>& arena) {
+  EventDrivenProgress<T> pr;
+  pr.stride = arena.stride;
+  pr.slot_data = arena.take(std::size_t(EventDrivenProgress<T>::slots));
+  pr.value_data = arena.take(std::size_t(EventDrivenProgress<T>::values));
+  return pr;
+}
+
+template <class T, class System>
+OBLIQ_HD EventDrivenFrame<T> take_event_driven_frame(const System& sys, bool with_friction, Arena<T>& arena) {
+  const int nq = sys.nq(), nv = sys.nv(), m_u = sys.m_u(), d1 = sys.dim() - 1;
+  EventDrivenFrame<T> f;
+  f.progress = take_event_driven_progress(arena);
+  f.law_call = arena.take(law_call_elements<T>());
+  f.ev = take_system_eval(sys, arena);
+  if (with_friction) f.ev.A_t = arena.mat(d1 * m_u, nv), f.ev.Adot_qdot_t = arena.vec(d1 * m_u);
+  f.q1 = arena.vec(nq), f.v1 = arena.vec(nv), f.qb = arena.vec(nq), f.vb = arena.vec(nv);
+  f.base = arena.vec(m_u), f.e = arena.vec(m_u);
+  if (with_friction) f.slide0 = arena.mat(m_u, d1);
+  f.held = take_flags(m_u, arena), f.slow = take_flags(m_u, arena);
+  f.a = arena.vec(nv), f.a_sum = arena.vec(nv), f.v_sum = arena.vec(nv), f.qs = arena.vec(nq), f.vs = arena.vec(nv);
+  return f;
+}
+
+// The core's frictionless impact() (Out = ImpactView) or dynamics() (DynamicsView) at pass Pass
+// (LawPass), with the frame's call slot: the status, or pending (after a prepare pass that
+// stored the call; the service then stops, to run again at its conclude pass).
+struct LawAnswer {
+  Status status = Status::ok;
+  bool pending = false;
+};
+template <LawPass Pass, class T, class Out>
+OBLIQ_HD LawAnswer contact_law_pass(const ScenarioView<T>& in, const Out& out, const EventDrivenFrame<T>* f,
+                                    Arena<T>& arena) {
+  using P = EventDrivenProgress<T>;
+  constexpr bool is_impact = std::is_same_v<Out, ImpactView<T>>;
+  if constexpr (Pass == LawPass::whole) {
+    if constexpr (is_impact)
+      return {detail::impact_inline(in, out, arena), false};  // the impact kernel solves nothing else (docs/cuda.md)
+    else
+      return {dynamics(in, out, arena), false};
+  } else {
+    const P& pr = f->progress;
+    const std::size_t mark = arena.mark();
+    Status st = Status::ok;
+    if constexpr (Pass == LawPass::prepare) {
+      ContactLawCall<T> call;
+      if constexpr (is_impact)
+        st = detail::impact_prepare(in, out, call, arena);
+      else
+        st = detail::dynamics_prepare(in, out, call, arena);
+      if (st == Status::ok) {
+        store_law_call(call, f->law_call, pr.stride);
+        pr.set(P::law_mark, (long long)arena.mark());
+        pr.set(P::law_state, int(EventDrivenLaw::due));
+        arena.release(mark);
+        return {Status::ok, true};
+      }
+    } else {
+      st = Status(pr.get(P::law_status));
+      pr.set(P::law_state, int(EventDrivenLaw::idle));
+      if (st == Status::ok) {
+        const ContactLawCall<T> call = load_law_call(f->law_call, pr.stride);
+        arena.release(std::size_t(pr.get(P::law_mark)));  // after what the prepare part carved
+        if constexpr (is_impact)
+          st = detail::impact_conclude(in, out, call, arena);
+        else
+          st = detail::dynamics_conclude(in, out, call, arena);
+      }
+    }
+    arena.release(mark);
+    if (st != Status::ok) {
+      if constexpr (is_impact)
+        clear_impact(out);
+      else
+        clear_dynamics(out);
+    }
+    return {st, false};
+  }
+}
+
+// A prepare pass has stored the call and its conclude pass has not taken the answer yet.
+template <class T> OBLIQ_HD bool law_pending(const EventDrivenFrame<T>& f) {
+  return EventDrivenLaw(f.progress.get(EventDrivenProgress<T>::law_state)) != EventDrivenLaw::idle;
+}
+
+// The contact-law kernel's part: the call a service's prepare pass stored, solved (nothing for a
+// scenario with none due).
+template <class T, class System, class Controls>
+OBLIQ_HD void event_driven_contact_law(const System& sys, const Controls& c, Arena<T>& arena) {
+  using P = EventDrivenProgress<T>;
+  const std::size_t mark = arena.mark();
+  const EventDrivenFrame<T> f = take_event_driven_frame(sys, frictional(c, sys.m_u()), arena);
+  const P& pr = f.progress;
+  if (!arena.overflow && EventDrivenLaw(pr.get(P::law_state)) == EventDrivenLaw::due) {
+    const ContactLawCall<T> call = load_law_call(f.law_call, pr.stride);
+    arena.release(std::size_t(pr.get(P::law_mark)));
+    pr.set(P::law_status, int(solve_contact_law(call, arena)));
+    pr.set(P::law_state, int(EventDrivenLaw::answered));
+  }
+  arena.release(mark);
+}
+
 // The friction inputs of a step (tangent rows and drift of `ev`, the controls' mu).
 template <class T>
 OBLIQ_HD friction::FrictionView<T> friction_view(int dim, const SystemEval<T>& ev, const ControlView<T>& c,
@@ -88,10 +300,14 @@ OBLIQ_HD friction::FrictionView<T> friction_view(int dim, const SystemEval<T>& e
 }
 
 // Acceleration at (q, v) with the rows of `held` in contact (acceleration LCP) and the others free.
-template <class T, class System, class Controls>
+// Pass (LawPass): the whole solve, or apart with the frame's call slot (`f`; the conclude pass
+// does not evaluate the system again: the prepare pass's evaluation is still in place). Returns
+// ok when pending.
+template <LawPass Pass = LawPass::whole, class T, class System, class Controls>
 OBLIQ_HD Status held_acceleration(const System& sys, const StepParams<T>& p, const Controls& c,
                                   VecView<const T> q, VecView<const T> v, VecView<const std::uint8_t> held,
-                                  VecView<T> a, Arena<T>& arena, MatView<const T> slide0 = {}) {
+                                  VecView<T> a, Arena<T>& arena, MatView<const T> slide0 = {},
+                                  const EventDrivenFrame<T>* f = nullptr) {
   const int nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u(), m = m_b + m_u;
   const bool with_friction = frictional(c, m_u);
   const int t = with_friction ? (sys.dim() - 1) * m_u : 0;
@@ -101,7 +317,7 @@ OBLIQ_HD Status held_acceleration(const System& sys, const StepParams<T>& p, con
   VecView<T> lambda = arena.vec(m), held_gap = arena.vec(m_u), lambda_t = arena.vec(t);
   VecView<std::uint8_t> rows = take_flags(m_u, arena);
   if (arena.overflow) return Status::bad_shape;
-  Status st = sys.evaluate(q, v, ev, arena);
+  Status st = Pass == LawPass::conclude ? Status::ok : sys.evaluate(q, v, ev, arena);
   if (st == Status::ok) {
     // The core's dynamics() on exactly the held rows: gap -1 (closed) on them, +1 elsewhere.
     for (int i = 0; i < m_u; ++i) held_gap[i] = held[i] ? T(-1) : T(1);
@@ -111,14 +327,19 @@ OBLIQ_HD Status held_acceleration(const System& sys, const StepParams<T>& p, con
     rule.vel_tol = no_velocity_condition<T>();
     ScenarioView<T> in = impact_problem(ev, m_b, m_u, v, held_gap.as_const(), ev.h.as_const(), c.e, rule);
     in.u = c.u;
-    if (with_friction) {
-      friction::FrictionView<T> fr = friction_view(sys.dim(), ev, c, p);
-      fr.slide = slide0;  // the step's sliding directions, frozen (header comment)
-      st = friction::dynamics(in, fr, DynamicsView<T>{a, lambda, rows}, friction::FrictionOutView<T>{lambda_t, {}, nullptr},
-                              arena);
+    if constexpr (Pass == LawPass::whole) {
+      if (with_friction) {
+        friction::FrictionView<T> fr = friction_view(sys.dim(), ev, c, p);
+        fr.slide = slide0;  // the step's sliding directions, frozen (header comment)
+        st = friction::dynamics(in, fr, DynamicsView<T>{a, lambda, rows},
+                                friction::FrictionOutView<T>{lambda_t, {}, nullptr}, arena);
+      } else {
+        st = dynamics(in, DynamicsView<T>{a, lambda, rows}, arena);
+      }
+    } else {  // apart: frictionless only (a frictional scenario's acceleration runs in stages)
+      static_assert(frictionless_controls<Controls>, "the contact law apart is the frictionless core's");
+      st = contact_law_pass<Pass>(in, DynamicsView<T>{a, lambda, rows}, f, arena).status;
     }
-    else
-      st = dynamics(in, DynamicsView<T>{a, lambda, rows}, arena);
   }
   arena.release(mark);
   return st;
@@ -151,10 +372,11 @@ OBLIQ_HD Status free_gap(const System& sys, VecView<const T> q, VecView<const T>
 
 // The plastic projection v+ = argmin 1/2 |v+ - v|_M^2 with A_b v+ = 0 and (A_u v+)_i = 0 on the
 // unilateral rows of `ev` whose gap is < 0 (the core's impact(), projection law, e = 0), v <- v+.
-template <class T>
+// Pass and `f`: as held_acceleration's.
+template <LawPass Pass = LawPass::whole, class T>
 OBLIQ_HD Status plastic_projection(const SystemEval<T>& ev, int m_b, int m_u, VecView<const T> gap,
                                    const StepParams<T>& p, const StateView<T>& s, VecView<std::uint8_t> active,
-                                   Arena<T>& arena) {
+                                   Arena<T>& arena, const EventDrivenFrame<T>* f = nullptr) {
   const int nv = ev.M.rows;
   const std::size_t mark = arena.mark();
   VecView<T> v_plus = arena.vec(nv), impulse = arena.vec(nv), lambda = arena.vec(m_b + m_u);
@@ -168,10 +390,10 @@ OBLIQ_HD Status plastic_projection(const SystemEval<T>& ev, int m_b, int m_u, Ve
   rule.vel_tol = no_velocity_condition<T>();
   const ScenarioView<T> in = impact_problem(ev, m_b, m_u, s.v.as_const(), gap, none, plastic, rule);
   std::uint8_t consistent = 0;
-  // Inlined (detail::impact_inline): the projection kernel solves nothing else (docs/cuda.md).
-  const Status st =
-      detail::impact_inline(in, ImpactView<T>{v_plus, impulse, lambda, active, slots, slots + 1, &consistent}, arena);
-  if (st == Status::ok) dense::copy(v_plus.as_const(), s.v);
+  const LawAnswer answer =
+      contact_law_pass<Pass>(in, ImpactView<T>{v_plus, impulse, lambda, active, slots, slots + 1, &consistent}, f, arena);
+  const Status st = answer.status;
+  if (st == Status::ok && !answer.pending) dense::copy(v_plus.as_const(), s.v);
   arena.release(mark);
   return st;
 }
@@ -240,10 +462,13 @@ OBLIQ_HD int slow_rows(const System& sys, const StepParams<T>& p, const Controls
 // rows taking part go to s.active); or the rest guard's on the rows of slow_rows at v_rest: min
 // 1/2 |v+ - v|_M^2 with A_b v+ = 0 and those rows' velocities 0, by which the velocity moves by
 // at most about v_rest, the size of a velocity error the certificate accepts.
-template <class T, class System, class Controls>
+// Pass and `f`: as held_acceleration's (the rows are chosen again at the conclude pass, from the
+// same state: the same rows).
+template <LawPass Pass = LawPass::whole, class T, class System, class Controls>
 OBLIQ_HD Status guard_projection(const System& sys, const StepParams<T>& p, const Controls& c, const SystemEval<T>& ev,
                                  bool rebounds, VecView<const std::uint8_t> slow, VecView<const std::uint8_t> held,
-                                 T v_rest, const StateView<T>& s, Arena<T>& arena) {
+                                 T v_rest, const StateView<T>& s, Arena<T>& arena,
+                                 const EventDrivenFrame<T>* f = nullptr) {
   const int nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u();
   const int d1 = ev.A_t.rows > 0 ? ev.A_t.rows / m_u : 0;
   const int k_max = rebounds ? m_u : m_u * (1 + d1);
@@ -264,7 +489,8 @@ OBLIQ_HD Status guard_projection(const System& sys, const StepParams<T>& p, cons
     sel.A = sel.A.top_rows(m_b + k);
     for (int i = 0; i < k; ++i) gap[i] = T(-1);
   }
-  const Status st = plastic_projection(sel, m_b, k, gap.as_const().segment(0, k), p, s, active.segment(0, k), arena);
+  const Status st =
+      plastic_projection<Pass>(sel, m_b, k, gap.as_const().segment(0, k), p, s, active.segment(0, k), arena, f);
   arena.release(mark);
   return st;
 }
@@ -300,9 +526,12 @@ OBLIQ_HD void accept_impact(const StepParams<T>& p, VecView<const T> v_plus, int
 // The impact at the state with restitution `e` (impact_targets): the core's impact(), or with
 // friction its frictional impact; on success v and the last impact's velocity and time take the
 // answer, and the counters count `hits` impacts and the LCP.
-template <class T, class System, class Controls>
+// Pass and `f`: as held_acceleration's (apart: frictionless controls only).
+template <LawPass Pass = LawPass::whole, class T, class System, class Controls>
 OBLIQ_HD Status resolve_impacts(const System& sys, const StepParams<T>& p, const Controls& c, const SystemEval<T>& ev,
-                                VecView<const T> e, int hits, const StateView<T>& s, Arena<T>& arena) {
+                                VecView<const T> e, int hits, const StateView<T>& s, Arena<T>& arena,
+                                const EventDrivenFrame<T>* f = nullptr) {
+  static_assert(Pass == LawPass::whole || frictionless_controls<Controls>, "the contact law apart is the frictionless core's");
   const int nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u(), m = m_b + m_u;
   const std::size_t mark = arena.mark();
   VecView<T> v_plus = arena.vec(nv), impulse = arena.vec(nv), lambda = arena.vec(m);
@@ -314,8 +543,10 @@ OBLIQ_HD Status resolve_impacts(const System& sys, const StepParams<T>& p, const
   std::uint8_t consistent = 0;
   const ImpactView<T> out{v_plus, impulse, lambda, s.active, slots, slots + 1, &consistent};
   Status st;
+  bool pending = false;
   if constexpr (frictionless_controls<Controls>) {
-    st = detail::impact_inline(in, out, arena);  // the impact kernel solves nothing else (docs/cuda.md)
+    const LawAnswer answer = contact_law_pass<Pass>(in, out, f, arena);
+    st = answer.status, pending = answer.pending;
   } else if (frictional(c, m_u) && ev.A_t.rows > 0) {  // A_t is there only with friction
     const VecView<T> lambda_t = arena.vec(ev.A_t.rows);
     st = arena.overflow ? Status::bad_shape
@@ -324,7 +555,7 @@ OBLIQ_HD Status resolve_impacts(const System& sys, const StepParams<T>& p, const
   } else {
     st = impact(in, out, arena);
   }
-  if (st == Status::ok) accept_impact(p, v_plus.as_const(), hits, s);
+  if (st == Status::ok && !pending) accept_impact(p, v_plus.as_const(), hits, s);
   arena.release(mark);
   return st;
 }
@@ -356,6 +587,9 @@ enum class EventDrivenService : int { none = 0, acceleration = 1, impact = 2, pr
 // (friction::ImpactStage: setup, frictionless, Newton, other solvers, finish; the dynamics' are
 // friction::dynamics_setup .. dynamics_finish), each a kernel: acceleration_setup ..
 // impact_finish in place of acceleration and impact.
+// The frictionless core's contact law runs apart (LawPass): the phases acceleration, impact,
+// projection (with friction: acceleration_frictionless, impact_frictionless, projection) are
+// the prepare passes, contact_law solves what they stored, and the three conclude phases answer.
 enum class EventDrivenPhase : int {
   begin = 0,
   control = 1,
@@ -372,118 +606,28 @@ enum class EventDrivenPhase : int {
   impact_newton = 12,
   impact_other_solvers = 13,
   impact_finish = 14,
+  contact_law = 15,             // the law of every scenario whose prepare pass stored its call
+  acceleration_conclude = 16,   // the conclude pass of acceleration (with friction: acceleration_frictionless)
+  impact_conclude = 17,         // of impact (with friction: impact_frictionless)
+  projection_conclude = 18,     // of projection
 };
+inline constexpr int event_driven_phases = 19;
 
-// The service of a service's phase, and the solver's stage of a staged one.
+// The service of a service's phase (none for contact_law), the solver's stage of a staged one,
+// and whether a phase is a conclude pass.
+constexpr bool staged(EventDrivenPhase P) {
+  return int(P) >= int(EventDrivenPhase::acceleration_setup) && int(P) <= int(EventDrivenPhase::impact_finish);
+}
+constexpr bool concludes(EventDrivenPhase P) { return int(P) >= int(EventDrivenPhase::acceleration_conclude); }
 constexpr EventDrivenService service_of(EventDrivenPhase P) {
-  return int(P) >= int(EventDrivenPhase::impact_setup)         ? EventDrivenService::impact
+  return P == EventDrivenPhase::contact_law                    ? EventDrivenService::none
+         : concludes(P) ? EventDrivenService(int(P) - int(EventDrivenPhase::contact_law))
+         : int(P) >= int(EventDrivenPhase::impact_setup)       ? EventDrivenService::impact
          : int(P) >= int(EventDrivenPhase::acceleration_setup) ? EventDrivenService::acceleration
                                                                : EventDrivenService(int(P) - 1);
 }
 constexpr friction::ImpactStage stage_of(EventDrivenPhase P) {
   return friction::ImpactStage((int(P) - int(EventDrivenPhase::acceleration_setup)) % 5);
-}
-constexpr bool staged(EventDrivenPhase P) { return int(P) >= int(EventDrivenPhase::acceleration_setup); }
-
-// The advance's progress: integers (the state to resume at, counters; each in one scalar slot,
-// bit for bit: std::int64_t in a double, std::int32_t in a float) and the loop's scalars.
-template <class T> struct EventDrivenProgress {
-  enum Slot : int {
-    at,          // the control state to resume at (EventDrivenProgress::At)
-    back,        // the control state after the Runge-Kutta step in progress
-    service,     // the service requested (EventDrivenService)
-    status,      // the last service's, or the Runge-Kutta step's, status
-    failure,     // the Runge-Kutta step's failure that the rest guard may excuse
-    after_rk,    // 1: the rest guard runs after a Runge-Kutta step failed (else at the turn's start)
-    none_held,   // 1: the acceleration service holds no row (the rest guard's scale)
-    rebounds,    // 1: the projection cancels rebounds (Zeno guard), 0: it settles slow rows
-    to_probe,    // 1: the Runge-Kutta step ends in (qb, vb), 0: in (q1, v1)
-    stage,       // the Runge-Kutta stage whose acceleration is requested (0..3)
-    turn,        // the loop's turns so far in this advance
-    impacts,     // impacts in this advance
-    events,      // steps ended at an event in this advance
-    hits,        // rows taking an impact at the requested impact
-    k,           // the bracket's or the Illinois iteration's count
-    side,        // Illinois: the end kept last (-1: a, 1: b, 0: none yet)
-    last,        // 1: the step reaches the interval's end
-    slots
-  };
-  enum Value : int { t_end, dt, tau, h, a, fa, b, fb, f0, x, v_rest, values };
-  enum At : int {
-    turn_start,       // a turn: evaluate; impacts, or the held set and the step
-    settle_scale,     // the rest guard's acceleration is in: v_rest, the rows to settle
-    settled,          // the rest guard's projection is done
-    step,             // the step of length dt from the state
-    rk_stage,         // a Runge-Kutta stage's acceleration is in
-    after_step,       // the step is in (q1, v1): the event function there
-    bracket,          // the bracket's halving
-    after_probe,      // a halving's probe is in (qb, vb)
-    illinois,         // the Illinois iterations
-    after_illinois,   // an Illinois probe is in (qb, vb)
-    after_final,      // the step to the event is in (q1, v1)
-    commit,           // the state takes (q1, v1) at t + tau
-    zeno,             // Zeno guard: the rows to stop
-    resumed,          // the impact or the Zeno guard's projection is done: the next turn
-    finished,         // the advance is over; its status is the scenario's
-  };
-  using Count = std::conditional_t<sizeof(T) == sizeof(std::int64_t), std::int64_t, std::int32_t>;
-  static_assert(sizeof(Count) == sizeof(T), "a count fills one scalar slot");
-  T* slot_data = nullptr;
-  T* value_data = nullptr;
-  std::ptrdiff_t stride = 1;
-  OBLIQ_HD long long get(Slot i) const {
-    Count c;
-    std::memcpy(&c, slot_data + i * stride, sizeof c);
-    return c;
-  }
-  OBLIQ_HD void set(Slot i, long long v) const {
-    const Count c = Count(v);
-    std::memcpy(slot_data + i * stride, &c, sizeof c);
-  }
-  OBLIQ_HD T& operator[](Value i) const { return value_data[i * stride]; }
-};
-
-// The advance's frame: the progress, the system at the turn's start (or at the event function's
-// last probe), the step's ends (q1, v1) and probes (qb, vb), the free rows' bases and the held
-// contacts' sliding directions, the held set, the impact's restitution, the Runge-Kutta stages.
-template <class T> struct EventDrivenFrame {
-  EventDrivenProgress<T> progress;
-  SystemEval<T> ev;
-  VecView<T> q1, v1, qb, vb, base, e;
-  MatView<T> slide0;  // with friction: m_u x (dim - 1)
-  VecView<std::uint8_t> held, slow;
-  VecView<T> a, a_sum, v_sum, qs, vs;  // Runge-Kutta: the stage's acceleration, the sums, its point
-};
-
-template <class T> OBLIQ_HD std::size_t event_driven_frame_size(int nq, int nv, int m_b, int m_u, int dim) {
-  const std::size_t t = dim > 0 ? std::size_t(dim - 1) * m_u : 0;
-  return std::size_t(EventDrivenProgress<T>::slots) + std::size_t(EventDrivenProgress<T>::values) +
-         system_eval_size<T>(nv, m_b + m_u) + t * nv + 2 * t + 3 * std::size_t(nq) + 6 * std::size_t(nv) +
-         4 * std::size_t(m_u);
-}
-
-// The progress alone, the frame's first elements (at the arena's mark).
-template <class T> OBLIQ_HD EventDrivenProgress<T> take_event_driven_progress(Arena<T>& arena) {
-  EventDrivenProgress<T> pr;
-  pr.stride = arena.stride;
-  pr.slot_data = arena.take(std::size_t(EventDrivenProgress<T>::slots));
-  pr.value_data = arena.take(std::size_t(EventDrivenProgress<T>::values));
-  return pr;
-}
-
-template <class T, class System>
-OBLIQ_HD EventDrivenFrame<T> take_event_driven_frame(const System& sys, bool with_friction, Arena<T>& arena) {
-  const int nq = sys.nq(), nv = sys.nv(), m_u = sys.m_u(), d1 = sys.dim() - 1;
-  EventDrivenFrame<T> f;
-  f.progress = take_event_driven_progress(arena);
-  f.ev = take_system_eval(sys, arena);
-  if (with_friction) f.ev.A_t = arena.mat(d1 * m_u, nv), f.ev.Adot_qdot_t = arena.vec(d1 * m_u);
-  f.q1 = arena.vec(nq), f.v1 = arena.vec(nv), f.qb = arena.vec(nq), f.vb = arena.vec(nv);
-  f.base = arena.vec(m_u), f.e = arena.vec(m_u);
-  if (with_friction) f.slide0 = arena.mat(m_u, d1);
-  f.held = take_flags(m_u, arena), f.slow = take_flags(m_u, arena);
-  f.a = arena.vec(nv), f.a_sum = arena.vec(nv), f.v_sum = arena.vec(nv), f.qs = arena.vec(nq), f.vs = arena.vec(nv);
-  return f;
 }
 
 // Starts an advance of one scenario by `interval` (nothing to do when its status is not ok).
@@ -504,6 +648,7 @@ OBLIQ_HD void event_driven_begin(const System& sys, const Controls& c, T interva
   pr.set(P::turn, 0);
   pr.set(P::impacts, 0);
   pr.set(P::events, 0);
+  pr.set(P::law_state, int(EventDrivenLaw::idle));
   pr[P::t_end] = *s.t + interval;
 }
 
@@ -825,8 +970,10 @@ OBLIQ_HD bool event_driven_control(const System& sys, const StepParams<T>& p, co
 }
 
 // Service `S` for a scenario that requested it (nothing otherwise): its status into the
-// progress for the control that takes the answer. `carved`: as event_driven_control's.
-template <EventDrivenService S, class T, class System, class Controls>
+// progress for the control that takes the answer. `carved`: as event_driven_control's. Pass
+// (LawPass): whole, or apart (frictionless controls): the prepare pass stops where the call is
+// stored (the service stays requested), the conclude pass answers.
+template <EventDrivenService S, LawPass Pass = LawPass::whole, class T, class System, class Controls>
 OBLIQ_HD void event_driven_service(const System& sys, const StepParams<T>& p, const Controls& c, const StateView<T>& s,
                                    Arena<T>& arena, const EventDrivenFrame<T>* carved = nullptr) {
   using P = EventDrivenProgress<T>;
@@ -850,15 +997,19 @@ OBLIQ_HD void event_driven_service(const System& sys, const StepParams<T>& p, co
       for (int i = 0; !arena.overflow && i < sys.m_u(); ++i) held[i] = 0;
     }
     st = arena.overflow ? Status::bad_shape
-                        : held_acceleration(sys, p, c, at_state ? s.q.as_const() : f.qs.as_const(),
-                                            at_state ? s.v.as_const() : f.vs.as_const(), held.as_const(), f.a, arena,
-                                            none_held ? MatView<const T>{} : f.slide0.as_const());
+                        : held_acceleration<Pass>(sys, p, c, at_state ? s.q.as_const() : f.qs.as_const(),
+                                                  at_state ? s.v.as_const() : f.vs.as_const(), held.as_const(), f.a,
+                                                  arena, none_held ? MatView<const T>{} : f.slide0.as_const(), &f);
   } else if constexpr (S == EventDrivenService::impact) {
-    st = resolve_impacts(sys, p, c, f.ev, f.e.as_const(), int(pr.get(P::hits)), s, arena);
-    if (st == Status::ok) pr.set(P::impacts, pr.get(P::impacts) + pr.get(P::hits));
+    st = resolve_impacts<Pass>(sys, p, c, f.ev, f.e.as_const(), int(pr.get(P::hits)), s, arena, &f);
+    if (st == Status::ok && !law_pending(f)) pr.set(P::impacts, pr.get(P::impacts) + pr.get(P::hits));
   } else {
-    st = guard_projection(sys, p, c, f.ev, pr.get(P::rebounds) != 0, f.slow.as_const(), f.held.as_const(), pr[P::v_rest],
-                          s, arena);
+    st = guard_projection<Pass>(sys, p, c, f.ev, pr.get(P::rebounds) != 0, f.slow.as_const(), f.held.as_const(),
+                                pr[P::v_rest], s, arena, &f);
+  }
+  if (law_pending(f)) {  // the prepare pass stored the call: the conclude pass answers
+    arena.release(mark);
+    return;
   }
   pr.set(P::status, int(st));
   pr.set(P::service, int(EventDrivenService::none));
@@ -901,23 +1052,33 @@ template <class T, class System> OBLIQ_HD ImpactOutFrame<T> take_impact_out_fram
   return f;
 }
 
-// The elements phase `after` hands the later ones: the advance's frame; between a staged
-// service's stages (after setup .. other_solvers) also the service's frame and the solver's.
-template <class T>
-OBLIQ_HD std::size_t event_driven_handoff_size(int nq, int nv, int m_b, int m_u, int dim, EventDrivenPhase after) {
-  const std::size_t frame = event_driven_frame_size<T>(nq, nv, m_b, m_u, dim);
-  if (!staged(after) || stage_of(after) == friction::ImpactStage::finish || dim == 0) return frame;
-  const std::size_t t = std::size_t(dim - 1) * m_u, m = std::size_t(m_b + m_u);
-  const std::size_t own = service_of(after) == EventDrivenService::acceleration
-                              ? system_eval_size<T>(nv, m_b + m_u) + t * nv + t + m + m_u + t + m_u + t
-                              : 2 * std::size_t(nv) + m + t + 2 + 1;
-  return frame + own + friction::impact_frame_size<T>(nv, m_b, m_u, dim);
+// What a scenario's parts hand each other after any of them, read from its frame (`arena` at
+// the frame's start, as the parts carve it): the advance's frame; while a staged service is
+// requested (with friction, dim > 0: from its setup stage to its finish) also the service's frame
+// and the solver's; while a contact law's call is pending (from a prepare pass to its conclude
+// pass) everything up to the mark its prepare part left.
+template <class T, class System>
+OBLIQ_HD std::size_t event_driven_handoff(const System& sys, int dim, Arena<T> arena) {
+  const int nq = sys.nq(), nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u();
+  std::size_t size = event_driven_frame_size<T>(nq, nv, m_b, m_u, dim);
+  const EventDrivenFrame<T> f = take_event_driven_frame(sys, dim > 0, arena);
+  if (arena.overflow) return size;
+  const EventDrivenService requested = EventDrivenService(f.progress.get(EventDrivenProgress<T>::service));
+  if (dim > 0 && (requested == EventDrivenService::acceleration || requested == EventDrivenService::impact)) {
+    const std::size_t t = std::size_t(dim - 1) * m_u, m = std::size_t(m_b + m_u);
+    size += (requested == EventDrivenService::acceleration ? system_eval_size<T>(nv, m_b + m_u) + t * nv + t + m + m_u + t + m_u + t
+                                                           : 2 * std::size_t(nv) + m + t + 2 + 1) +
+            friction::impact_frame_size<T>(nv, m_b, m_u, dim);
+  }
+  if (law_pending(f)) size = max_(size, std::size_t(f.progress.get(EventDrivenProgress<T>::law_mark)));
+  return size;
 }
 
 // Stage S of the acceleration service with friction (the frictional configurations' kernels):
 // held_acceleration in stages, the system evaluated at the stage's point in setup. A scenario
-// without friction is served whole in the frictionless stage.
-template <friction::ImpactStage S, class T, class System, class Controls>
+// without friction is served whole in the frictionless stage. The frictionless stage runs the
+// core's contact law apart (Pass: its prepare or its conclude pass, LawPass).
+template <friction::ImpactStage S, LawPass Pass = LawPass::prepare, class T, class System, class Controls>
 OBLIQ_HD void event_driven_acceleration_stage(const System& sys, const StepParams<T>& p, const Controls& c,
                                               const StateView<T>& s, Arena<T>& arena) {
   using P = EventDrivenProgress<T>;
@@ -933,7 +1094,7 @@ OBLIQ_HD void event_driven_acceleration_stage(const System& sys, const StepParam
   }
   if (!with_friction) {  // served whole, with controls that hold no frictional solver
     arena.release(mark);
-    event_driven_service<EventDrivenService::acceleration>(sys, p, without_friction(c), s, arena);
+    event_driven_service<EventDrivenService::acceleration, Pass>(sys, p, without_friction(c), s, arena);
     return;
   }
   const int m_b = sys.m_b(), m_u = sys.m_u();
@@ -972,7 +1133,12 @@ OBLIQ_HD void event_driven_acceleration_stage(const System& sys, const StepParam
       }
     }
   } else if constexpr (S == ImpactStage::frictionless) {
-    friction::dynamics_frictionless(in, out, arena);
+    // friction::dynamics_frictionless with the core's dynamics() apart
+    const friction::ImpactProgress<T> dp = friction::take_impact_progress(arena);
+    if (!arena.overflow && dp.stage_due() == ImpactStage::frictionless) {
+      const LawAnswer answer = contact_law_pass<Pass>(in, out, &f, arena);
+      if (!answer.pending) dp.next(ImpactStage::finish, answer.status);
+    }
   } else if constexpr (S == ImpactStage::newton) {
     friction::impact_newton(in, fr, arena, af.slide.as_const());
   } else if constexpr (S == ImpactStage::other_solvers) {
@@ -985,8 +1151,9 @@ OBLIQ_HD void event_driven_acceleration_stage(const System& sys, const StepParam
 }
 
 // Stage S of the impact service with friction: resolve_impacts in stages (the frictional
-// impact's). A scenario without friction is served whole in the frictionless stage.
-template <friction::ImpactStage S, class T, class System, class Controls>
+// impact's). A scenario without friction is served whole in the frictionless stage, which runs
+// the core's contact law apart (Pass, as the acceleration's).
+template <friction::ImpactStage S, LawPass Pass = LawPass::prepare, class T, class System, class Controls>
 OBLIQ_HD void event_driven_impact_stage(const System& sys, const StepParams<T>& p, const Controls& c,
                                         const StateView<T>& s, Arena<T>& arena) {
   using P = EventDrivenProgress<T>;
@@ -1025,16 +1192,18 @@ OBLIQ_HD void event_driven_impact_stage(const System& sys, const StepParams<T>& 
   if constexpr (S == ImpactStage::setup) {
     friction::impact_setup(in, fr, out, fo, arena);
   } else if constexpr (S == ImpactStage::frictionless) {
-    // One call of the frictionless impact, inlined (nothing else is solved here): the whole
-    // impact of a scenario without friction, or the frictional impact's frictionless stage.
+    // The frictionless core's impact apart (its prepare or its conclude pass): the whole impact
+    // of a scenario without friction, or the frictional impact's frictionless stage.
     const friction::ImpactProgress<T> ip =
         with_friction ? friction::take_impact_progress(arena) : friction::ImpactProgress<T>{};
     if (!with_friction || (!arena.overflow && ip.stage_due() == ImpactStage::frictionless)) {
-      const Status st = detail::impact_inline(in, out, arena);
-      if (with_friction)
-        ip.next(ImpactStage::finish, st);
-      else
-        done(st);
+      const LawAnswer answer = contact_law_pass<Pass>(in, out, &f, arena);
+      if (!answer.pending) {  // else the conclude pass answers
+        if (with_friction)
+          ip.next(ImpactStage::finish, answer.status);
+        else
+          done(answer.status);
+      }
     }
   } else if constexpr (S == ImpactStage::newton) {
     friction::impact_newton(in, fr, arena);
@@ -1056,6 +1225,9 @@ OBLIQ_HD bool event_driven_phase(const System& sys, const StepParams<T>& p, cons
     return false;
   } else if constexpr (Part == EventDrivenPhase::control) {
     return event_driven_control(sys, p, c, interval, s, arena);
+  } else if constexpr (Part == EventDrivenPhase::contact_law) {
+    event_driven_contact_law(sys, c, arena);
+    return false;
   } else if constexpr (staged(Part)) {
     if constexpr (service_of(Part) == EventDrivenService::acceleration)
       event_driven_acceleration_stage<stage_of(Part)>(sys, p, c, s, arena);
@@ -1063,7 +1235,17 @@ OBLIQ_HD bool event_driven_phase(const System& sys, const StepParams<T>& p, cons
       event_driven_impact_stage<stage_of(Part)>(sys, p, c, s, arena);
     return false;
   } else {
-    event_driven_service<service_of(Part)>(sys, p, c, s, arena);
+    constexpr EventDrivenService S = service_of(Part);
+    constexpr LawPass pass = concludes(Part) ? LawPass::conclude : LawPass::prepare;
+    using friction::ImpactStage;
+    // With friction (the frictional configurations' controls) the acceleration's and the impact's
+    // conclude passes are those of their frictionless stages.
+    if constexpr (!frictionless_controls<Controls> && concludes(Part) && S == EventDrivenService::acceleration)
+      event_driven_acceleration_stage<ImpactStage::frictionless, pass>(sys, p, c, s, arena);
+    else if constexpr (!frictionless_controls<Controls> && concludes(Part) && S == EventDrivenService::impact)
+      event_driven_impact_stage<ImpactStage::frictionless, pass>(sys, p, c, s, arena);
+    else
+      event_driven_service<S, pass>(sys, p, c, s, arena);
     return false;
   }
 }
