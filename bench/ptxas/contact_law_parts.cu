@@ -1,6 +1,6 @@
 // bench/ptxas/contact_law_parts.cu: the frictionless core's impact() and dynamics() as their three
 // parts (include/obliq/core/mechanics: impact_prepare / dynamics_prepare, the law's solve
-// solve_contact_law(ContactLawCall, arena), impact_conclude / dynamics_conclude), each alone
+// solve_contact_law(in, ContactLawCall, arena), impact_conclude / dynamics_conclude), each alone
 // in a kernel with its ContactLawCall in global memory, for ptxas -v at sm_90: the registers,
 // stack and spills of each part with nothing of the others live across it (docs/cuda.md "The
 // contact law apart"; bench/results/ptxas-contact-law-parts-2026-12-07.md). Nothing launches
@@ -38,7 +38,8 @@ template <class T> __global__ void dynamics_prepare_kernel(const PartArgs<T>* a)
 }
 template <class T> __global__ void contact_law_kernel(const PartArgs<T>* a) {
   Arena<T> arena = arena_of(*a);
-  a->status[scenario()] = solve_contact_law(a->call[scenario()], arena);
+  const ContactLawCall<T>& call = a->call[scenario()];
+  a->status[scenario()] = solve_contact_law(law_scenario(call), call, arena);
 }
 template <class T> __global__ void impact_conclude_kernel(const PartArgs<T>* a) {
   Arena<T> arena = arena_of(*a);

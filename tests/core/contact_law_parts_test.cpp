@@ -78,7 +78,7 @@ template <class T> void impact_apart_matches(const Scenario& s, Tally& tally) {
     if (call.f.from_svd) ++tally.svd;
     Arena<T> law = resumed(scratch2, mark);
     const ContactLawCall<T> handed = through_bytes(call);
-    st = solve_contact_law(handed, law);
+    st = solve_contact_law(law_scenario(handed), handed, law);
   }
   if (st == Status::ok) {
     Arena<T> last = resumed(scratch2, mark);
@@ -114,7 +114,8 @@ template <class T> void dynamics_apart_matches(const Scenario& s, Tally& tally) 
   const std::size_t mark = first.mark();
   if (st == Status::ok) {
     Arena<T> law = resumed(scratch2, mark);
-    st = solve_contact_law(through_bytes(call), law);
+    const ContactLawCall<T> handed = through_bytes(call);
+    st = solve_contact_law(law_scenario(handed), handed, law);
   }
   if (st == Status::ok) {
     Arena<T> last = resumed(scratch2, mark);

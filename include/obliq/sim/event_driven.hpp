@@ -278,7 +278,7 @@ OBLIQ_HD void event_driven_contact_law(const System& sys, const Controls& c, Are
   if (!arena.overflow && EventDrivenLaw(pr.get(P::law_state)) == EventDrivenLaw::due) {
     const ContactLawCall<T> call = load_law_call(f.law_call, pr.stride);
     arena.release(std::size_t(pr.get(P::law_mark)));
-    pr.set(P::law_status, int(solve_contact_law(call, arena)));
+    pr.set(P::law_status, int(solve_contact_law(law_scenario(call), call, arena)));
     pr.set(P::law_state, int(EventDrivenLaw::answered));
   }
   arena.release(mark);

@@ -60,24 +60,37 @@ template <class T> struct ContactLawCall {
   VecView<T> e_c;             // impact: the restitution of the candidate rows (k)
 };
 
-// The scenario's part of the call.
+// The scenario's part of the call, and back: a scenario with just that part (what the law
+// reads of it).
 template <class T> OBLIQ_HD void call_scenario(const ScenarioView<T>& in, ContactLawCall<T>& call) {
   call.law = in.law;
   call.m_b = in.m_b;
   call.lcp_solver = in.lcp_solver;
   call.warm_active = in.warm_active;
 }
+template <class T> OBLIQ_HD ScenarioView<T> law_scenario(const ContactLawCall<T>& call) {
+  ScenarioView<T> in;
+  in.law = call.law;
+  in.m_b = call.m_b;
+  in.lcp_solver = call.lcp_solver;
+  in.warm_active = call.warm_active;
+  return in;
+}
 
-// Solves the law on the stacked rows: x (n), lambda_rows (m, stacked order), impulse = A^T lambda;
-// with the call's Delassus factor of all the rows when it has one.
-template <class T> OBLIQ_HD Status solve_contact_law(const ContactLawCall<T>& call, Arena<T>& arena) {
-  const MatView<const T> A = call.p.rows.A.as_const();
-  const MassFactor<T>& L = call.p.mass;
-  if (call.law == Law::complementarity && call.p.rows.k > 0)
-    return solve_complementarity(A, call.m_b, L, call.x_f.as_const(), call.t.as_const(), call.x, call.lambda_rows,
-                                 call.impulse, arena, call.lcp_solver, call.warm_active, call.p.rows.index);
+// Solves the law on the stacked rows: x (n), lambda_rows (m, stacked order), impulse = A^T lambda.
+// `f` is the Delassus factor of all the rows when the caller has it already (or null). Of `in`
+// it reads law, m_b, lcp_solver and warm_active. Out of line on the device: a kernel that runs
+// it keeps nothing of its own live across it (docs/cuda.md "The contact law apart").
+template <class T>
+OBLIQ_HD OBLIQ_NOINLINE Status solve_contact_law(const ScenarioView<T>& in, const ContactProblem<T>& p, VecView<const T> x_f,
+                                  VecView<const T> t, VecView<T> x, VecView<T> lambda_rows, VecView<T> impulse,
+                                  const DelassusFactor<T>* f, Arena<T>& arena) {
+  const MatView<const T> A = p.rows.A.as_const();
+  const MassFactor<T>& L = p.mass;
+  if (in.law == Law::complementarity && p.rows.k > 0)
+    return solve_complementarity(A, in.m_b, L, x_f, t, x, lambda_rows, impulse, arena, in.lcp_solver, in.warm_active,
+                                 p.rows.index);
   const std::size_t mark = arena.mark();
-  const DelassusFactor<T>* f = call.factored ? &call.f : nullptr;
   DelassusFactor<T> own;
   if (!f) {
     const Status st = factor_delassus(A, L, own, arena);
@@ -86,10 +99,21 @@ template <class T> OBLIQ_HD Status solve_contact_law(const ContactLawCall<T>& ca
   }
   // Equalities only. The complementarity law meets them exactly or not at all (docs/math.md 1);
   // the projection law in least squares (docs/format.md "Fine print").
-  if (call.law == Law::complementarity && !targets_consistent(*f, call.t.as_const())) return Status::infeasible;
-  solve_equality(*f, A, L, call.x_f.as_const(), call.t.as_const(), call.x, call.lambda_rows, call.impulse, arena);
+  if (in.law == Law::complementarity && !targets_consistent(*f, t)) return Status::infeasible;
+  solve_equality(*f, A, L, x_f, t, x, lambda_rows, impulse, arena);
   arena.release(mark);
   return Status::ok;
+}
+
+// The call's solve (`in`: the scenario, or law_scenario(call)). Forced inline, its fields handed
+// on one by one: the call stays out of memory in its caller, and the solve keeps the signature
+// with which ptxas fits the Moreau-Jean kernels without spills (docs/cuda.md "The contact law
+// apart").
+template <class T>
+OBLIQ_HD OBLIQ_FORCEINLINE Status solve_contact_law(const ScenarioView<T>& in, const ContactLawCall<T>& call,
+                                                    Arena<T>& arena) {
+  return solve_contact_law(in, call.p, call.x_f.as_const(), call.t.as_const(), call.x, call.lambda_rows, call.impulse,
+                           call.factored ? &call.f : nullptr, arena);
 }
 
 }  // namespace obliq

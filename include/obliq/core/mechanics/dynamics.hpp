@@ -66,7 +66,7 @@ OBLIQ_HD Status dynamics_conclude(const ScenarioView<T>& in, const DynamicsView<
 template <class T> OBLIQ_HD Status dynamics_solve(const ScenarioView<T>& in, const DynamicsView<T>& out, Arena<T>& arena) {
   ContactLawCall<T> call;
   Status st = dynamics_prepare(in, out, call, arena);
-  if (st == Status::ok) st = solve_contact_law(call, arena);
+  if (st == Status::ok) st = solve_contact_law(in, call, arena);
   if (st == Status::ok) st = dynamics_conclude(in, out, call, arena);
   return st;
 }

@@ -90,7 +90,7 @@ OBLIQ_HD Status impact_conclude(const ScenarioView<T>& in, const ImpactView<T>& 
 template <class T> OBLIQ_HD Status impact_solve(const ScenarioView<T>& in, const ImpactView<T>& out, Arena<T>& arena) {
   ContactLawCall<T> call;
   Status st = impact_prepare(in, out, call, arena);
-  if (st == Status::ok) st = solve_contact_law(call, arena);
+  if (st == Status::ok) st = solve_contact_law(in, call, arena);
   if (st == Status::ok) st = impact_conclude(in, out, call, arena);
   return st;
 }
