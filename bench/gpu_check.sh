@@ -136,12 +136,11 @@ if [ "$mode" != prebuilt ]; then
     { note "FAIL: $BUILD is not configured for sm_90: $(grep '^CMAKE_CUDA_ARCHITECTURES' "$BUILD/CMakeCache.txt")"; exit 1; }
   # The Simulator's kernel files first (cuda/sim_kernels/: one per configuration and scalar
   # type, 16), as many at once as MemAvailable allows, then the rest with $JOBS. At sm_90 -O3
-  # (2026-12-07, per file: docs/cuda.md "Registers, stack and spills at sm_90") the Moreau-Jean
-  # files' ptxas takes up to 8.7 GiB and 12.2 min of CPU (three phase kernels each): 10 GB each. The
-  # event-driven files, since the advance runs as its parts' kernels (docs/cuda.md "The
-  # event-driven advance in kernels"), take 4 to 8 min of CPU and at most 1.8 GB each (the
-  # model frictional double: 365 s, 1.73 GB; before, a single kernel that ran out of a 14 GB
-  # cap): 6 GB each leaves room, in a step of their own.
+  # (2026-12-07, per file: docs/cuda.md "Registers, stack and spills at sm_90", "The contact law
+  # apart") every file's nvcc takes at most 1.7 GB and 8.1 min of CPU (two at a time beside a CI
+  # run; the Moreau-Jean files took up to 8.7 GiB before their phase kernels, the event-driven
+  # ones ran out of a 14 GB cap before their parts' kernels): the rules below (10 GB and 6 GB
+  # each) leave room.
   mem_gb=$(awk '/^MemAvailable:/ {printf "%d", $2 / 1048576}' /proc/meminfo 2>/dev/null)
   jobs_for() {  # jobs_for GB_EACH: how many at once, 1 to $JOBS
     local j=$(( ${mem_gb:-$1} / $1 ))

@@ -127,12 +127,13 @@ def warp_shared_bytes(n, m, mu, t):
 
 # The Simulator's step (PREDICTED, NOT MEASURED). The quadruped (models: nq 19, nv 18, 4 feet in
 # space) and the registers per thread of each frictional Moreau-Jean phase kernel (ptxas -v,
-# sm_90, nvcc 13.0, 2026-12-07: docs/cuda.md "The frictional contact solve in stages").
+# sm_90, nvcc 13.0, 2026-12-07, sixth session: docs/cuda.md "The contact law apart",
+# bench/results/ptxas-contact-law-apart-2026-12-07.md).
 QUADRUPED = {"nq": 19, "nv": 18, "m_b": 0, "m_u": 4, "dim": 3}
-PHASE_REGS = {"double": {"evaluate": 168, "contact_setup": 96, "contact_frictionless": 255, "contact_newton": 150,
-                         "contact_other_solvers": 243, "contact_finish": 128, "finish": 71},
-              "float": {"evaluate": 144, "contact_setup": 96, "contact_frictionless": 255, "contact_newton": 128,
-                        "contact_other_solvers": 228, "contact_finish": 96, "finish": 47}}
+PHASE_REGS = {"double": {"evaluate": 168, "contact_setup": 96, "contact_frictionless": 254, "contact_newton": 150,
+                         "contact_other_solvers": 244, "contact_finish": 128, "finish": 71},
+              "float": {"evaluate": 144, "contact_setup": 96, "contact_frictionless": 254, "contact_newton": 128,
+                        "contact_other_solvers": 226, "contact_finish": 96, "finish": 47}}
 LAUNCH_SECONDS = 3e-6        # per kernel launch back to back on one stream (assumed)
 
 

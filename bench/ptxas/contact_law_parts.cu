@@ -3,7 +3,7 @@
 // solve_contact_law(in, ContactLawCall, arena), impact_conclude / dynamics_conclude), each alone
 // in a kernel with its ContactLawCall in global memory, for ptxas -v at sm_90: the registers,
 // stack and spills of each part with nothing of the others live across it (docs/cuda.md "The
-// contact law apart"; bench/results/ptxas-contact-law-parts-2026-12-07.md). Nothing launches
+// contact law apart"; bench/results/ptxas-contact-law-apart-2026-12-07.md). Nothing launches
 // these kernels: CI compiles the file (cuda/CMakeLists.txt) so that it keeps compiling.
 #include "obliq/core/mechanics/dynamics.hpp"
 #include "obliq/core/mechanics/impact.hpp"
