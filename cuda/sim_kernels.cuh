@@ -86,7 +86,8 @@ template <class T, SimSystems K, sim::Integrator I, bool Frictional> struct Step
   sim::StepParams<T> p;
   T dt;
   int steps;
-  int phase_block[sim::event_driven_phases] = {};  // threads per block of each phase kernel launched (by the phase's value)
+  // Threads per block of each phase kernel launched (by the phase's value).
+  int phase_block[sim::event_driven_phases] = {};
   std::unique_ptr<unsigned, void (*)(unsigned*)> requested{nullptr, [](unsigned* f) { cudaFree(f); }};
   StepLaunch(const SimConfiguration& k, const sim::StepParams<T>& p, T dt, int steps) : p(p), dt(dt), steps(steps) {
     if (!(k == SimConfiguration{K, I, Frictional}))

@@ -176,7 +176,8 @@ template <class T> struct EventDrivenFrame {
 template <class T> OBLIQ_HD std::size_t event_driven_frame_size(int nq, int nv, int m_b, int m_u, int dim) {
   const std::size_t t = dim > 0 ? std::size_t(dim - 1) * m_u : 0;
   return std::size_t(EventDrivenProgress<T>::slots) + std::size_t(EventDrivenProgress<T>::values) +
-         law_call_elements<T>() + system_eval_size<T>(nv, m_b + m_u) + t * nv + 2 * t + 3 * std::size_t(nq) + 6 * std::size_t(nv) +
+         law_call_elements<T>() + system_eval_size<T>(nv, m_b + m_u) + t * nv + 2 * t + 3 * std::size_t(nq) +
+         6 * std::size_t(nv) +
          4 * std::size_t(m_u);
 }
 
@@ -391,7 +392,8 @@ OBLIQ_HD Status plastic_projection(const SystemEval<T>& ev, int m_b, int m_u, Ve
   const ScenarioView<T> in = impact_problem(ev, m_b, m_u, s.v.as_const(), gap, none, plastic, rule);
   std::uint8_t consistent = 0;
   const LawAnswer answer =
-      contact_law_pass<Pass>(in, ImpactView<T>{v_plus, impulse, lambda, active, slots, slots + 1, &consistent}, f, arena);
+      contact_law_pass<Pass>(in, ImpactView<T>{v_plus, impulse, lambda, active, slots, slots + 1, &consistent}, f,
+                             arena);
   const Status st = answer.status;
   if (st == Status::ok && !answer.pending) dense::copy(v_plus.as_const(), s.v);
   arena.release(mark);
@@ -531,7 +533,8 @@ template <LawPass Pass = LawPass::whole, class T, class System, class Controls>
 OBLIQ_HD Status resolve_impacts(const System& sys, const StepParams<T>& p, const Controls& c, const SystemEval<T>& ev,
                                 VecView<const T> e, int hits, const StateView<T>& s, Arena<T>& arena,
                                 const EventDrivenFrame<T>* f = nullptr) {
-  static_assert(Pass == LawPass::whole || frictionless_controls<Controls>, "the contact law apart is the frictionless core's");
+  static_assert(Pass == LawPass::whole || frictionless_controls<Controls>,
+                "the contact law apart is the frictionless core's");
   const int nv = sys.nv(), m_b = sys.m_b(), m_u = sys.m_u(), m = m_b + m_u;
   const std::size_t mark = arena.mark();
   VecView<T> v_plus = arena.vec(nv), impulse = arena.vec(nv), lambda = arena.vec(m);
@@ -1066,8 +1069,10 @@ OBLIQ_HD std::size_t event_driven_handoff(const System& sys, int dim, Arena<T> a
   const EventDrivenService requested = EventDrivenService(f.progress.get(EventDrivenProgress<T>::service));
   if (dim > 0 && (requested == EventDrivenService::acceleration || requested == EventDrivenService::impact)) {
     const std::size_t t = std::size_t(dim - 1) * m_u, m = std::size_t(m_b + m_u);
-    size += (requested == EventDrivenService::acceleration ? system_eval_size<T>(nv, m_b + m_u) + t * nv + t + m + m_u + t + m_u + t
-                                                           : 2 * std::size_t(nv) + m + t + 2 + 1) +
+    const std::size_t own = requested == EventDrivenService::acceleration
+                                ? system_eval_size<T>(nv, m_b + m_u) + t * nv + t + m + m_u + t + m_u + t
+                                : 2 * std::size_t(nv) + m + t + 2 + 1;
+    size += own +
             friction::impact_frame_size<T>(nv, m_b, m_u, dim);
   }
   if (law_pending(f)) size = max_(size, std::size_t(f.progress.get(EventDrivenProgress<T>::law_mark)));

@@ -82,9 +82,10 @@ template <class T> OBLIQ_HD ScenarioView<T> law_scenario(const ContactLawCall<T>
 // it reads law, m_b, lcp_solver and warm_active. Out of line on the device: a kernel that runs
 // it keeps nothing of its own live across it (docs/cuda.md "The contact law apart").
 template <class T>
-OBLIQ_HD OBLIQ_NOINLINE Status solve_contact_law(const ScenarioView<T>& in, const ContactProblem<T>& p, VecView<const T> x_f,
-                                  VecView<const T> t, VecView<T> x, VecView<T> lambda_rows, VecView<T> impulse,
-                                  const DelassusFactor<T>* f, Arena<T>& arena) {
+OBLIQ_HD OBLIQ_NOINLINE Status solve_contact_law(const ScenarioView<T>& in, const ContactProblem<T>& p,
+                                                 VecView<const T> x_f, VecView<const T> t, VecView<T> x,
+                                                 VecView<T> lambda_rows, VecView<T> impulse, const DelassusFactor<T>* f,
+                                                 Arena<T>& arena) {
   const MatView<const T> A = p.rows.A.as_const();
   const MassFactor<T>& L = p.mass;
   if (in.law == Law::complementarity && p.rows.k > 0)
